@@ -1,0 +1,22 @@
+"""The games the referee knows, by their API name."""
+
+from __future__ import annotations
+
+from ..verdicts import InvalidInput
+from .base import Game
+from .ogorek import GAME as OGOREK
+
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK,)}
+
+__all__ = ["GAMES", "Game", "get_game", "catalogue"]
+
+
+def get_game(name: object) -> Game:
+    if not isinstance(name, str) or name not in GAMES:
+        raise InvalidInput("unknown_game", f"Unknown game {name!r}; the games are: {', '.join(GAMES)}.",
+                           {"game": name, "games": list(GAMES)})
+    return GAMES[name]
+
+
+def catalogue() -> list[dict]:
+    return [game.catalogue() for game in GAMES.values()]

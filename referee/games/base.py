@@ -1,0 +1,258 @@
+"""What every game shares: options, the table's standing, seats, dealers, elimination and places.
+
+A game is a stateless object with `new_state`, `decide` (command -> event, or a rejection), `evolve`
+(applies a recorded event to the state), `expected`, views and `ranking`. The state it works on is a
+`Table` (or a subclass of it) that only the game changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+
+Lot = Callable[[int], int]
+"""Draws a number 0 <= n < bound: how chance (a dealer drawn by lot) enters; its result is stored."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table's choice of rules, with its default and limits, as the catalogue shows it."""
+
+    name: str
+    kind: str  # "integer", "boolean", "choice", or "sequence" (a choice or a list of integers)
+    default: Any
+    description: str
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.kind == "boolean":
+            if not isinstance(value, bool):
+                raise ValueError("must be true or false")
+        elif self.kind == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError("must be a whole number")
+            if self.choices and value not in self.choices:
+                raise ValueError(f"must be one of {', '.join(map(str, self.choices))}")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"must be at most {self.maximum}")
+        elif self.kind in ("choice", "sequence"):
+            if self.kind == "sequence" and isinstance(value, list):
+                if not value or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                    raise ValueError("must be a choice or a non-empty list of whole numbers")
+                return list(value)
+            if value not in self.choices:
+                raise ValueError(f"must be one of {', '.join(map(str, self.choices))}")
+        return value
+
+    def describe(self) -> dict:
+        out = {"name": self.name, "type": self.kind, "default": self.default, "description": self.description}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The event to record for a command, and the warnings that go with it."""
+
+    event: dict
+    warnings: tuple[RefereeWarning, ...] = ()
+
+
+@dataclass
+class Table:
+    """The standing of a match that every game keeps: seats, scores, lives, who is out, the record."""
+
+    names: list[str]
+    options: dict
+    scores: list[int]
+    lives: list[int | None]
+    out: list[bool]
+    eliminated: list[list[int]] = field(default_factory=list)  # groups, in the order they went out
+    final: list[list[int]] = field(default_factory=list)  # the last players in, best group first
+    finished: bool = False
+    deals_played: int = 0
+    last_dealer: int | None = None
+    findings: list[Finding] = field(default_factory=list)
+    history: list[dict] = field(default_factory=list)  # the totals after every deal
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.names))
+
+    def seats_in(self) -> list[int]:
+        return [seat for seat in self.seats if not self.out[seat]]
+
+    def next_seat_in(self, seat: int) -> int:
+        """The next seat clockwise from `seat` that is still in."""
+        n = len(self.names)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if not self.out[candidate]:
+                return candidate
+        raise AssertionError("no player is left in")
+
+    def record_history(self, deal: int) -> None:
+        self.history.append({"deal": deal, "scores": list(self.scores), "lives": list(self.lives)})
+
+
+class Game:
+    """The interface of a game; each game module provides one instance."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    min_players: int = 2
+    max_players: int = 8
+    suited: bool = True
+    options: tuple[Option, ...] = ()
+    event_types: frozenset[str] = frozenset()
+
+    # --- options -----------------------------------------------------------------------------
+    def resolve_options(self, given: dict | None, players: int) -> dict:
+        """The options with defaults filled in; a clear error for an unknown or bad one."""
+        given = given or {}
+        if not isinstance(given, dict):
+            raise InvalidInput("bad_options", "Options are an object of name: value.")
+        known = {option.name: option for option in self.options}
+        errors = {}
+        resolved = {}
+        for name in given:
+            if name not in known:
+                errors[name] = f"{self.title} has no option {name!r}"
+        for name, option in known.items():
+            try:
+                resolved[name] = option.check(given[name]) if name in given else option.default
+            except ValueError as exc:
+                errors[name] = f"{name} {exc}"
+        if not errors:
+            errors = self.check_options(resolved, players)
+        if errors:
+            raise InvalidInput("bad_options", "; ".join(errors.values()) + ".", {"options": errors})
+        return resolved
+
+    def check_options(self, options: dict, players: int) -> dict:
+        """Checks that involve several options or the number of players: {option: problem}."""
+        return {}
+
+    def catalogue(self) -> dict:
+        return {
+            "game": self.name,
+            "title": self.title,
+            "description": self.description,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "suited": self.suited,
+            "events": sorted(self.event_types),
+            "options": [option.describe() for option in self.options],
+        }
+
+    # --- the fold ------------------------------------------------------------------------------
+    def new_state(self, names: list[str], options: dict) -> Table:
+        raise NotImplementedError
+
+    def decide(self, state: Table, command: dict, lot: Lot | None = None) -> Decision:
+        raise NotImplementedError
+
+    def evolve(self, state: Table, event: dict) -> None:
+        raise NotImplementedError
+
+    def expected(self, state: Table) -> dict | None:
+        raise NotImplementedError
+
+    def deal_view(self, state: Table) -> dict | None:
+        raise NotImplementedError
+
+    def player_view(self, state: Table, seat: int) -> dict:
+        return {}
+
+    def ranking(self, state: Table) -> list[list[int]]:
+        """Groups of seats, best first; a group shares the places it occupies."""
+        if state.finished:
+            groups = list(state.final)
+        else:
+            groups = [state.seats_in()] if state.seats_in() else []
+        return [group for group in groups if group] + list(reversed(state.eliminated))
+
+
+# --- helpers for decide() ------------------------------------------------------------------------
+
+def seat_of(state: Table, command: dict, key: str = "seat") -> int:
+    seat = command.get(key)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.names):
+        raise InvalidInput("bad_seat", f"{key} must be a seat number from 0 to {len(state.names) - 1}.",
+                           {key: seat})
+    return seat
+
+
+def check_seat_in(state: Table, seat: int) -> None:
+    if state.out[seat]:
+        raise Rejected("player_out", f"{state.names[seat]} is out of the match.", seat=seat)
+
+
+def check_playing(state: Table) -> None:
+    if state.finished:
+        raise Rejected("match_finished", "The match is over.")
+
+
+def choose_dealer(state: Table, command: dict, lot: Lot | None, force: bool) -> tuple[int, list[RefereeWarning]]:
+    """The dealer of a new deal: the rule's choice, a free choice for the first deal (by lot if not named)."""
+    named = command.get("dealer")
+    seats_in = state.seats_in()
+    if named is not None:
+        named = seat_of(state, command, "dealer")
+        check_seat_in(state, named)
+    if state.last_dealer is None:
+        if named is not None:
+            return named, []
+        if lot is None:
+            raise InvalidInput("dealer_required", "Name the first dealer, or let the page draw one by lot.")
+        return seats_in[lot(len(seats_in))], []
+    rule = state.next_seat_in(state.last_dealer)
+    if named is None or named == rule:
+        return rule, []
+    names = state.names
+    message = f"{names[rule]} deals now (clockwise from {names[state.last_dealer]}), not {names[named]}."
+    if not force:
+        raise Rejected("wrong_dealer", message, seat=named, forceable=True)
+    return named, [RefereeWarning("wrong_dealer", message, named)]
+
+
+def end_match(state: Table) -> None:
+    """The players end the match now: those still in share the places that are left."""
+    state.final = [state.seats_in()]
+    state.finished = True
+
+
+def eliminate(state: Table, seats: list[int], all_out: Callable[[list[int]], list[list[int]]] | None = None) -> None:
+    """`seats` go out together (ex aequo); the match finishes when at most one player is left.
+
+    When they are everyone still in, `all_out(seats)` orders them into groups, best first (by default
+    they all share the places that are left, the winner's included).
+    """
+    if not seats:
+        return
+    seats = sorted(seats)
+    everyone = len(seats) == len(state.seats_in())
+    for seat in seats:
+        state.out[seat] = True
+    if everyone:
+        state.final = all_out(seats) if all_out else [seats]
+        state.finished = True
+        return
+    state.eliminated.append(seats)
+    left = state.seats_in()
+    if len(left) == 1:
+        state.final = [left]
+        state.finished = True

@@ -1,0 +1,355 @@
+"""Trick play where each card must climb: Ogórek and Ogurets share it.
+
+The player left of the dealer leads any card. Each next player must play a card not lower than the
+highest card played so far in the trick, or, holding none, their lowest card. Where a top rank locks the
+trick (Ogurets' king, or joker), every later player must play their lowest card. The latest of equal
+highest cards takes the trick, and its player leads the next one. Suits do not matter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..cards import Card, copies_in_deck, parse_card
+from ..knowledge import Claim, Knowledge
+from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from .base import (
+    Decision,
+    Game,
+    Lot,
+    Table,
+    check_playing,
+    check_seat_in,
+    choose_dealer,
+    end_match,
+    seat_of,
+)
+
+
+@dataclass
+class Play:
+    seat: int
+    card: Card
+    seq: int
+
+
+@dataclass
+class Trick:
+    number: int
+    lead: int
+    plays: list[Play] = field(default_factory=list)
+
+
+@dataclass
+class ClimbDeal:
+    """One deal: its players (clockwise from the dealer's left), tricks, the cards seen, what is known."""
+
+    number: int
+    dealer: int
+    seats: list[int]
+    tricks: list[Trick]
+    seen: Counter = field(default_factory=Counter)
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    over: bool = False
+    result: dict = field(default_factory=dict)
+
+    @property
+    def trick(self) -> Trick:
+        return self.tricks[-1]
+
+    def turn(self) -> int | None:
+        if self.over:
+            return None
+        trick = self.trick
+        start = self.seats.index(trick.lead)
+        return self.seats[(start + len(trick.plays)) % len(self.seats)]
+
+
+@dataclass
+class ClimbTable(Table):
+    deal: ClimbDeal | None = None
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """What the player to act must play: anything (a lead), `top` or higher else their lowest, or their lowest."""
+
+    kind: str  # "any", "reach", "lowest"
+    top: Card | None = None
+
+
+class ClimbingGame(Game):
+    suited = False
+    hand_size = 6
+    rank_order: tuple[str, ...] = ()
+    event_types = frozenset({"deal", "play", "end"})
+
+    # --- what each game says -------------------------------------------------------------------
+    def deck_size(self, options: dict) -> int:
+        return 52
+
+    def locking_rank(self, options: dict) -> str | None:
+        """The rank that, on top of a trick, makes every later player play their lowest card."""
+        return None
+
+    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
+        raise NotImplementedError
+
+    # --- ranks ---------------------------------------------------------------------------------
+    def strength(self, card: Card) -> int:
+        return self.rank_order.index(card.rank)
+
+    def lowest(self, cards) -> Card:
+        return min(cards, key=self.strength)
+
+    def top_play(self, trick: Trick) -> Play | None:
+        """The highest card of the trick; among equal ones, the latest."""
+        best = None
+        for play in trick.plays:
+            if best is None or self.strength(play.card) >= self.strength(best.card):
+                best = play
+        return best
+
+    def requirement(self, state: ClimbTable, deal: ClimbDeal) -> Requirement:
+        top = self.top_play(deal.trick)
+        if top is None:
+            return Requirement("any")
+        if top.card.rank == self.locking_rank(state.options):
+            return Requirement("lowest", top.card)
+        return Requirement("reach", top.card)
+
+    def legal_cards(self, hand: Counter, need: Requirement) -> list[Card]:
+        cards = sorted(hand, key=self.strength)
+        if need.kind == "any":
+            return cards
+        if need.kind == "reach":
+            reaching = [card for card in cards if self.strength(card) >= self.strength(need.top)]
+            if reaching:
+                return reaching
+        return cards[:1]
+
+    # --- the fold ------------------------------------------------------------------------------
+    def new_state(self, names: list[str], options: dict) -> ClimbTable:
+        n = len(names)
+        return ClimbTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n)
+
+    def decide(self, state: ClimbTable, command: dict, lot: Lot | None = None) -> Decision:
+        check_playing(state)
+        force = command.get("force") is True
+        kind = command.get("type")
+        if kind == "deal":
+            return self.decide_deal(state, command, lot, force)
+        if kind == "play":
+            return self.decide_play(state, command, force)
+        if kind == "end":
+            return Decision({"type": "end"})
+        raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
+
+    def evolve(self, state: ClimbTable, event: dict) -> None:
+        kind = event["type"]
+        if kind == "deal":
+            self.evolve_deal(state, event)
+        elif kind == "play":
+            self.evolve_play(state, event)
+        elif kind == "end":
+            end_match(state)
+
+    # --- deal ----------------------------------------------------------------------------------
+    def decide_deal(self, state: ClimbTable, command: dict, lot: Lot | None, force: bool) -> Decision:
+        if state.deal is not None and not state.deal.over:
+            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.")
+        dealer, warnings = choose_dealer(state, command, lot, force)
+        event = {"type": "deal", "dealer": dealer}
+        hands = self.parse_hands(state, command.get("hands"))
+        if hands:
+            event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in hands.items()}
+        if force:
+            event["force"] = True
+        return Decision(event, tuple(warnings))
+
+    def parse_hands(self, state: ClimbTable, hands: object) -> dict[int, list[Card]]:
+        if hands is None:
+            return {}
+        if not isinstance(hands, dict):
+            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
+        parsed: dict[int, list[Card]] = {}
+        for key, cards in hands.items():
+            seat = int(key) if isinstance(key, str) and key.isdigit() else key
+            seat = seat_of(state, {"seat": seat})
+            check_seat_in(state, seat)
+            if not isinstance(cards, list) or len(cards) != self.hand_size:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {self.hand_size} cards.",
+                                   {"hands": {str(seat): cards}})
+            parsed[seat] = [parse_card(card, suited=False) for card in cards]
+        counts = Counter(card for cards in parsed.values() for card in cards)
+        copies = copies_in_deck(self.deck_size(state.options), suited=False)
+        for card, count in counts.items():
+            if count > copies[card]:
+                raise InvalidInput("impossible_hands", f"The hands hold {count} × {card}; the deck has {copies[card]}.",
+                                   {"card": str(card)})
+        return parsed
+
+    def evolve_deal(self, state: ClimbTable, event: dict) -> None:
+        dealer = event["dealer"]
+        seats = []
+        seat = dealer
+        for _ in state.seats_in():
+            seat = state.next_seat_in(seat)
+            seats.append(seat)
+        hands = {int(seat): Counter(parse_card(card, suited=False) for card in cards)
+                 for seat, cards in event.get("hands", {}).items()}
+        state.deals_played += 1
+        state.last_dealer = dealer
+        state.deal = ClimbDeal(number=state.deals_played, dealer=dealer, seats=seats,
+                               tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands=hands))
+
+    # --- play ----------------------------------------------------------------------------------
+    def decide_play(self, state: ClimbTable, command: dict, force: bool) -> Decision:
+        deal = state.deal
+        if deal is None or deal.over:
+            raise Rejected("no_deal", "No deal is being played: log the deal first.")
+        seat = seat_of(state, command)
+        check_seat_in(state, seat)
+        card = parse_card(command.get("card"), suited=False)
+        turn = deal.turn()
+        if seat != turn:
+            raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
+        copies = copies_in_deck(self.deck_size(state.options), suited=False)[card]
+        if deal.seen[card] + deal.knowledge.held_by_others(seat, card) >= copies:
+            where = "played in this deal" if deal.seen[card] >= copies else "played or held by others"
+            raise Rejected("card_already_played",
+                           f"All {copies} × {card} are already {where}; {state.names[seat]} cannot play another.",
+                           seat=seat)
+        illegal = self.judge(state, deal, seat, card)
+        event = {"type": "play", "seat": seat, "card": str(card)}
+        if illegal is None:
+            return Decision(event)
+        code, message = illegal
+        if not force:
+            raise Rejected(code, message, seat=seat, forceable=True)
+        event["force"] = True
+        event["illegal"] = {"code": code, "message": message}
+        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+
+    def judge(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card) -> tuple[str, str] | None:
+        """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
+        if not deal.knowledge.knows_hand(seat):
+            return None
+        name = state.names[seat]
+        hand = deal.knowledge.hand(seat)
+        if hand[card] == 0:
+            held = " ".join(map(str, sorted(hand.elements(), key=self.strength)))
+            return "card_not_in_hand", f"{name} was dealt no {card} (holds {held})."
+        need = self.requirement(state, deal)
+        legal = self.legal_cards(hand, need)
+        if card in legal:
+            return None
+        low = self.lowest(hand)
+        if need.kind == "lowest":
+            return "must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, {low}."
+        if self.strength(legal[0]) >= self.strength(need.top):
+            options = " ".join(map(str, legal))
+            return "must_play_higher", f"{name} must play {need.top} or higher ({options}), not {card}."
+        return "must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, {low}, not {card}."
+
+    def claim_of(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card, seq: int) -> Claim | None:
+        """What a blind play below the top card says about the rest of the hand."""
+        need = self.requirement(state, deal)
+        if need.kind == "any":
+            return None
+        reaching = need.kind == "reach"
+        if reaching and self.strength(card) >= self.strength(need.top):
+            return None
+        name, top, trick = state.names[seat], need.top, deal.trick.number
+        strength = self.strength
+
+        def disproof(later: Card) -> tuple[str, str] | None:
+            if reaching and strength(later) >= strength(top):
+                return "must_play_higher", (f"{name} played {card} on {top} in trick {trick}, but held {later} "
+                                            f"(played later), which reaches {top}.")
+            if strength(later) < strength(card):
+                return "must_play_lowest", (f"{name} played {card} on {top} in trick {trick} as their lowest card, "
+                                            f"but later played {later}.")
+            return None
+
+        return Claim(seat, seq, disproof, deal.number, trick)
+
+    def evolve_play(self, state: ClimbTable, event: dict) -> None:
+        deal = state.deal
+        seat, seq = event["seat"], event["seq"]
+        card = parse_card(event["card"], suited=False)
+        trick = deal.trick
+        findings = deal.knowledge.test(seat, [card], seq)
+        if "illegal" in event:
+            illegal = event["illegal"]
+            findings.append(Finding(seq, seat, illegal["code"], illegal["message"], seq, deal.number, trick.number))
+        elif not deal.knowledge.knows_hand(seat):
+            claim = self.claim_of(state, deal, seat, card, seq)
+            if claim:
+                deal.knowledge.claim(claim)
+        deal.knowledge.remove(seat, card)
+        deal.seen[card] += 1
+        trick.plays.append(Play(seat, card, seq))
+        state.findings.extend(findings)
+        if len(trick.plays) < len(deal.seats):
+            return
+        if len(deal.tricks) < self.hand_size:
+            deal.tricks.append(Trick(trick.number + 1, self.top_play(trick).seat))
+            return
+        deal.over = True
+        self.score_deal(state, deal)
+        state.record_history(deal.number)
+
+    # --- views ---------------------------------------------------------------------------------
+    def expected(self, state: ClimbTable) -> dict | None:
+        if state.finished:
+            return None
+        deal = state.deal
+        if deal is None or deal.over:
+            dealer = state.next_seat_in(state.last_dealer) if state.last_dealer is not None else None
+            return {"type": "deal", "dealer": dealer, "deal": state.deals_played + 1, "cards": self.hand_size}
+        seat = deal.turn()
+        out = {"type": "play", "seat": seat, "deal": deal.number, "trick": deal.trick.number}
+        need = self.requirement(state, deal)
+        out["rule"] = need.kind
+        if need.top is not None:
+            out["top"] = str(need.top)
+        if deal.knowledge.knows_hand(seat):
+            out["legal"] = [str(card) for card in self.legal_cards(deal.knowledge.hand(seat), need)]
+        out["exhausted"] = self.exhausted(state, deal)
+        return out
+
+    def exhausted(self, state: ClimbTable, deal: ClimbDeal) -> list[str]:
+        """Ranks of which every copy is already played in this deal: no one can play them."""
+        copies = copies_in_deck(self.deck_size(state.options), suited=False)
+        return [str(card) for card in sorted(deal.seen, key=self.strength) if deal.seen[card] >= copies[card]]
+
+    def deal_view(self, state: ClimbTable) -> dict | None:
+        deal = state.deal
+        if deal is None:
+            return None
+        tricks = []
+        for trick in deal.tricks:
+            top = self.top_play(trick)
+            done = len(trick.plays) == len(deal.seats)
+            tricks.append({
+                "number": trick.number,
+                "lead": trick.lead,
+                "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in trick.plays],
+                "winner": top.seat if done else None,
+            })
+        return {
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "seats": list(deal.seats),
+            "trick": deal.trick.number,
+            "table": tricks[-1]["plays"],
+            "turn": deal.turn(),
+            "over": deal.over,
+            "tricks": tricks,
+            "cards_left": {str(seat): self.hand_size - sum(p.seat == seat for t in deal.tricks for p in t.plays)
+                           for seat in deal.seats},
+            "known_hands": sorted(deal.knowledge.hands),
+            "result": deal.result or None,
+        }

@@ -1,0 +1,116 @@
+"""Ogórek międzynarodowy (RULES.md §1): six cards, climb or play your lowest, the highest last card pays.
+
+Suits do not matter and the ace ranks highest. After six tricks every player shows their last card;
+whoever holds the highest pays its value in minus points (all of them, when several tie). A player whose
+minus points exceed the limit is out; the last one left wins the pool.
+"""
+
+from __future__ import annotations
+
+from ..cards import RANKS
+from ..verdicts import InvalidInput
+from .base import Decision, Option, check_playing, check_seat_in, eliminate, seat_of
+from .climbing import ClimbDeal, ClimbingGame, ClimbTable
+
+PENALTY_VALUES = {"J": 11, "Q": 12, "K": 13}
+MAX_PENALTY_POINTS = 1000
+
+
+def penalty_value(rank: str, ace_penalty: int) -> int:
+    """Minus points of a last card: face value, J 11, Q 12, K 13, A 21 (or 1 in the ace variant)."""
+    if rank == "A":
+        return ace_penalty
+    return PENALTY_VALUES.get(rank) or int(rank)
+
+
+class Ogorek(ClimbingGame):
+    name = "ogorek"
+    title = "Ogórek"
+    description = ("Six cards each; play equal or higher than the highest card so far, or your lowest. "
+                   "The highest last card takes its value in minus points; over the limit you are out.")
+    min_players = 2
+    max_players = 8
+    hand_size = 6
+    rank_order = RANKS
+    event_types = frozenset({"deal", "play", "penalty", "end"})
+    options = (
+        Option("packets", "integer", 2, "The dealer gives the cards in packets of 2 (Małopolska) or 3 (Mazovia).",
+               choices=(2, 3)),
+        Option("ace_penalty", "integer", 21, "Minus points for an ace as the last card: 21, or 1 in the ace variant "
+               "(the ace still ranks highest in play).", choices=(21, 1)),
+        Option("limit", "integer", 21, "A player whose minus points exceed this is out (the limit itself is still in).",
+               minimum=1, maximum=MAX_PENALTY_POINTS),
+        Option("cut_penalty", "integer", 5, "Minus points for cutting the shuffled deck, logged as a penalty.",
+               minimum=1, maximum=MAX_PENALTY_POINTS),
+        Option("all_out", "choice", "share", "When everyone still in goes out in the same deal: they share the places "
+               "left and the pool (share), or the lowest total among them wins (lowest_total).",
+               choices=("share", "lowest_total")),
+    )
+
+    def decide(self, state: ClimbTable, command: dict, lot=None) -> Decision:
+        if command.get("type") == "penalty":
+            return self.decide_penalty(state, command)
+        return super().decide(state, command, lot)
+
+    def evolve(self, state: ClimbTable, event: dict) -> None:
+        if event["type"] == "penalty":
+            self.evolve_penalty(state, event)
+        else:
+            super().evolve(state, event)
+
+    # --- penalties -----------------------------------------------------------------------------
+    def decide_penalty(self, state: ClimbTable, command: dict) -> Decision:
+        check_playing(state)
+        seat = seat_of(state, command)
+        check_seat_in(state, seat)
+        points = command.get("points", state.options["cut_penalty"])
+        if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_PENALTY_POINTS:
+            raise InvalidInput("bad_points", f"points must be a whole number from 1 to {MAX_PENALTY_POINTS}.",
+                               {"points": points})
+        reason = command.get("reason") or "cut the deck"
+        if not isinstance(reason, str) or len(reason) > 200:
+            raise InvalidInput("bad_reason", "reason is a short text (at most 200 characters).")
+        return Decision({"type": "penalty", "seat": seat, "points": points, "reason": reason})
+
+    def evolve_penalty(self, state: ClimbTable, event: dict) -> None:
+        seat = event["seat"]
+        state.scores[seat] += event["points"]
+        deal = state.deal
+        if deal is None or deal.over:
+            # between deals a penalty counts at once; during a deal, the deal is finished first
+            if state.scores[seat] > state.options["limit"]:
+                eliminate(state, [seat], self.all_out_rule(state))
+
+    # --- end of a deal -------------------------------------------------------------------------
+    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
+        last = deal.trick.plays
+        top = max(self.strength(play.card) for play in last)
+        losers = [play for play in last if self.strength(play.card) == top]
+        ace_penalty = state.options["ace_penalty"]
+        for play in losers:
+            state.scores[play.seat] += penalty_value(play.card.rank, ace_penalty)
+        deal.result = {
+            "losers": sorted(play.seat for play in losers),
+            "card": str(losers[0].card),
+            "points": penalty_value(losers[0].card.rank, ace_penalty),
+        }
+        limit = state.options["limit"]
+        eliminate(state, [seat for seat in deal.seats if state.scores[seat] > limit], self.all_out_rule(state))
+
+    def all_out_rule(self, state: ClimbTable):
+        if state.options["all_out"] == "share":
+            return None
+
+        def lowest_total(seats: list[int]) -> list[list[int]]:
+            best = min(state.scores[seat] for seat in seats)
+            winners = [seat for seat in seats if state.scores[seat] == best]
+            rest = [seat for seat in seats if seat not in winners]
+            return [winners, rest]
+
+        return lowest_total
+
+    def player_view(self, state: ClimbTable, seat: int) -> dict:
+        return {"minus_points": state.scores[seat]}
+
+
+GAME = Ogorek()

@@ -1,0 +1,214 @@
+"""A match is the fold of its events.
+
+A match is created with a game, its players in clockwise order, the options and a stake. Everything
+afterwards is an event in its log. `decide` turns a command into the event to record (or raises a
+rejection); `record` appends it and applies it. An `undo` event retracts the latest live event and the
+state is folded again from the log, so the same log always rebuilds the same state.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from .games import get_game
+from .games.base import Decision, Game, Lot, Table
+from .settlement import places, settle, smallest_unit
+from .verdicts import Finding, InvalidInput, Rejected
+
+MAX_NAME_LENGTH = 40
+MAX_STAKE = Decimal("1000000")
+MAX_STAKE_DECIMALS = 4
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+class Match:
+    """A match of one game: its header (players, options, stake), its log and the state folded from it."""
+
+    def __init__(self, game: Game, players: list[str], options: dict, stake: Decimal, currency: str | None):
+        self.game = game
+        self.players = players
+        self.options = options
+        self.stake = stake
+        self.currency = currency
+        self.log: list[dict] = []
+        self.undone: dict[int, int] = {}  # seq of a retracted event -> seq of the undo that retracted it
+        self.state: Table = game.new_state(players, options)
+
+    # --- making and rebuilding -------------------------------------------------------------------
+    @classmethod
+    def create(cls, game: str, players: object, options: object = None, stake: object = None,
+               currency: object = None) -> Match:
+        """A new match, every argument checked; a bad one raises `InvalidInput` naming it."""
+        the_game = get_game(game)
+        names = check_players(the_game, players)
+        resolved = the_game.resolve_options(options, len(names))
+        return cls(the_game, names, resolved, check_stake(stake), check_currency(currency))
+
+    def header(self) -> dict:
+        """What the match was created with, as stored: enough, with the log, to rebuild it."""
+        return {"game": self.game.name, "players": list(self.players), "options": dict(self.options),
+                "stake": str(self.stake), "currency": self.currency}
+
+    @classmethod
+    def from_header(cls, header: dict) -> Match:
+        game = get_game(header["game"])
+        return cls(game, list(header["players"]), dict(header["options"]), Decimal(header["stake"]),
+                   header.get("currency"))
+
+    @classmethod
+    def replay(cls, header: dict, events: list[dict]) -> Match:
+        """The match rebuilt from its header and its whole log (undo events included)."""
+        match = cls.from_header(header)
+        for event in events:
+            match.record(event, event["seq"])
+        return match
+
+    # --- events ------------------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return self.log[-1]["seq"] if self.log else 0
+
+    def live_events(self) -> list[dict]:
+        return [e for e in self.log if e["type"] != "undo" and e["seq"] not in self.undone]
+
+    def decide(self, command: object, lot: Lot | None = None) -> Decision:
+        """The event that `command` records, with its warnings; raises `Rejected` or `InvalidInput`."""
+        if not isinstance(command, dict):
+            raise InvalidInput("bad_event", "An event is an object with a type.")
+        kind = command.get("type")
+        if kind == "undo":
+            live = self.live_events()
+            if not live:
+                raise Rejected("nothing_to_undo", "There is nothing to undo.")
+            return Decision({"type": "undo", "undoes": live[-1]["seq"]})
+        if kind not in self.game.event_types:
+            kinds = ", ".join(sorted(self.game.event_types | {"undo"}))
+            raise InvalidInput("bad_event_type", f"{self.game.title} has no event {kind!r}; it has: {kinds}.",
+                               {"type": kind})
+        return self.game.decide(self.state, command, lot)
+
+    def record(self, event: dict, seq: int | None = None) -> list[Finding]:
+        """Append a decided event (with its warnings) as number `seq`; returns the findings it raised."""
+        seq = self.seq + 1 if seq is None else seq
+        if seq != self.seq + 1:
+            raise ValueError(f"event {seq} does not follow event {self.seq}")
+        event = {**event, "seq": seq}
+        self.log.append(event)
+        if event["type"] == "undo":
+            self.undone[event["undoes"]] = seq
+            self.refold()
+            return []
+        before = len(self.state.findings)
+        self.game.evolve(self.state, event)
+        return self.state.findings[before:]
+
+    def play(self, command: dict, lot: Lot | None = None) -> tuple[dict, list[dict], list[Finding]]:
+        """Decide and record in one step: (event, warnings, new findings)."""
+        decision = self.decide(command, lot)
+        warnings = [w.as_dict() for w in decision.warnings]
+        event = {**decision.event, "warnings": warnings} if warnings else decision.event
+        findings = self.record(event)
+        return self.log[-1], warnings, findings
+
+    def refold(self) -> None:
+        self.state = self.game.new_state(self.players, self.options)
+        for event in self.live_events():
+            self.game.evolve(self.state, event)
+
+    # --- what the table sees -----------------------------------------------------------------------
+    def expected(self) -> dict | None:
+        return self.game.expected(self.state)
+
+    def events_view(self) -> list[dict]:
+        return [{**e, "undone_by": self.undone.get(e["seq"])} for e in self.log]
+
+    def view(self) -> dict:
+        state = self.state
+        where = {seat: first for seat, (first, _) in places(self.game.ranking(state)).items()}
+        players = []
+        for seat, name in enumerate(self.players):
+            shown = state.finished or state.out[seat]
+            players.append({
+                "seat": seat,
+                "name": name,
+                "score": state.scores[seat],
+                "lives": state.lives[seat],
+                "out": state.out[seat],
+                "place": where[seat] if shown else None,
+                **self.game.player_view(state, seat),
+            })
+        return {
+            "game": self.game.name,
+            "options": dict(self.options),
+            "stake": str(self.stake),
+            "currency": self.currency,
+            "status": "finished" if state.finished else "playing",
+            "players": players,
+            "dealer": state.last_dealer,
+            "deal": self.game.deal_view(state),
+            "expected": self.expected(),
+            "findings": [f.as_dict() for f in sorted(state.findings, key=lambda f: (f.seq, f.proof_seq))],
+            "history": list(state.history),
+            "settlement": self.settlement() if state.finished else None,
+            "seq": self.seq,
+        }
+
+    def settlement(self) -> dict:
+        """The money as it stands: final when the match is over, "if we stopped now" before."""
+        unit = smallest_unit(self.stake)
+        money = settle(self.game.ranking(self.state), self.stake)
+
+        def show(amount: Decimal) -> str:
+            return str(amount.quantize(unit))
+
+        return {
+            "final": self.state.finished,
+            "stake": str(self.stake),
+            "currency": self.currency,
+            "pool": show(money["pool"]),
+            "players": [{**p, "name": self.players[p["seat"]], "paid": show(p["paid"]),
+                         "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],
+            "transfers": [{**t, "amount": show(t["amount"])} for t in money["transfers"]],
+        }
+
+
+def check_players(game: Game, players: object) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidInput("bad_players", "players is a list of names, in clockwise order.")
+    names = [p.strip() for p in players]
+    if not game.min_players <= len(names) <= game.max_players:
+        raise InvalidInput("bad_players", f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                           f"not {len(names)}.", {"players": len(names)})
+    for name in names:
+        if not 1 <= len(name) <= MAX_NAME_LENGTH:
+            raise InvalidInput("bad_players", f"A player's name has 1 to {MAX_NAME_LENGTH} characters.",
+                               {"name": name[:MAX_NAME_LENGTH + 10]})
+    folded = [name.casefold() for name in names]
+    if len(set(folded)) != len(folded):
+        raise InvalidInput("bad_players", "Two players have the same name; give each a name of their own.")
+    return names
+
+
+def check_stake(stake: object) -> Decimal:
+    if stake is None:
+        return Decimal(0)
+    if isinstance(stake, bool) or not isinstance(stake, (str, int)):
+        raise InvalidInput("bad_stake", "stake is a decimal amount written as text, like \"0.50\".")
+    try:
+        amount = Decimal(str(stake).strip())
+    except InvalidOperation:
+        raise InvalidInput("bad_stake", f"stake {stake!r} is not an amount; write it like \"0.50\".") from None
+    if not amount.is_finite() or amount < 0 or amount > MAX_STAKE:
+        raise InvalidInput("bad_stake", f"stake must be from 0 to {MAX_STAKE}.")
+    if -amount.normalize().as_tuple().exponent > MAX_STAKE_DECIMALS:
+        raise InvalidInput("bad_stake", f"stake has at most {MAX_STAKE_DECIMALS} decimal places.")
+    return amount
+
+
+def check_currency(currency: object) -> str | None:
+    if currency is None or currency == "":
+        return None
+    if not isinstance(currency, str) or not CURRENCY.match(currency.strip().upper()):
+        raise InvalidInput("bad_currency", "currency is a three-letter code such as PLN, EUR or RUB.")
+    return currency.strip().upper()
