@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from .verdicts import InvalidInput
+
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER = "X"
 SUITS = ("S", "H", "D", "C")
@@ -22,10 +24,11 @@ JOKERS_IN_DECK = {24: 0, 36: 0, 52: 0, 55: 3}
 _RANK_ALIASES = {"T": "10"}
 
 
-class CardError(ValueError):
+class CardError(InvalidInput):
     "A card written in a way the referee cannot read"
 
-    code = "bad_card"
+    def __init__(self, message: str):
+        super().__init__("bad_card", message)
 
 
 @dataclass(frozen=True, order=True)
