@@ -49,10 +49,11 @@ def points(bid: int, taken: int, size: int, options: dict) -> int:
 class SimTable:
     """Deals, bids and plays a match of `oh_hell` through `Match.play`, legally unless told otherwise."""
 
-    def __init__(self, match: Match, rng: random.Random, known: bool = False, first_dealer: int = 0):
+    def __init__(self, match: Match, rng: random.Random, known: float = 0.0, first_dealer: int = 0):
         self.match = match
         self.rng = rng
-        self.known = known
+        self.known = known  # the chance that a seat's hand is given to the referee in a deal
+        self.told: set[int] = set()
         self.first_dealer = first_dealer
         self.players = len(match.players)
         self.hands: dict[int, list[str]] = {}
@@ -83,8 +84,9 @@ class SimTable:
         self.trump = suit(trump_card) if trump_card else None
         self.bids, self.taken, self.trick = {}, [0] * self.players, []
         command = {"type": "deal", "dealer": dealer, "trump": trump_card}
-        if self.known:
-            command["hands"] = {str(seat): list(cards) for seat, cards in self.hands.items()}
+        self.told = {seat for seat in self.hands if self.rng.random() < self.known}
+        if self.told:
+            command["hands"] = {str(seat): list(self.hands[seat]) for seat in self.told}
         event, _, _ = self.match.play(command)
         return event
 
@@ -102,9 +104,15 @@ class SimTable:
         led = suit(self.trick[0][1]) if self.trick else None
         return seat, legal(self.hands[seat], led, self.trump, self.must_trump)
 
+    def illegal_choices(self) -> tuple[int, list[str]]:
+        """The seat to play and the cards it holds that it may not play now."""
+        seat, cards = self.choices()
+        return seat, [card for card in self.hands[seat] if card not in cards]
+
     def play(self, card: str | None = None, force: bool = False) -> dict:
         seat, cards = self.choices()
         card = card or self.rng.choice(cards)
+        assert card in self.hands[seat]
         command = {"type": "play", "seat": seat, "card": card}
         if force:
             command["force"] = True
