@@ -1,14 +1,70 @@
-"""A simulated Oh Hell table for the tests: a real shuffled deck, legal bids and plays, its own score sheet.
+"""Oh Hell at a table, for the tests: a hand-worked match of three, and a simulated table.
 
-The table knows every hand (the referee does only when told) and keeps its own count of tricks and points,
-worked out independently of the engine, so tests can hold the engine's figures against it.
+The simulated table deals a real shuffled deck and bids and plays legally (unless told otherwise). It
+knows every hand (the referee does only when told) and keeps its own count of tricks and points, worked
+out independently of the engine, so tests can hold the engine's figures against it.
 """
 
 from __future__ import annotations
 
 import random
 
-from referee import Match
+import pytest
+
+from referee import Match, Rejected
+
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
+
+# A hand-worked match of three players, two hands: hand 1 (Ann deals, 9H turned: trump hearts) and hand 2
+# (Bob deals, the last hand: no trump). The cards of each seat in hand 1, in the order they are played.
+HAND_1 = {"1": ["KS", "2D", "10H"], "2": ["2H", "5D", "3C"], "0": ["AS", "9C", "4H"]}
+
+
+def new(players: int = 3, **options) -> Match:
+    return Match.create("oh_hell", NAMES[:players], options)
+
+
+def play(match: Match, seat: int, card: str, **extra):
+    return match.play({"type": "play", "seat": seat, "card": card, **extra})
+
+
+def bid(match: Match, seat: int, tricks: int, **extra):
+    return match.play({"type": "bid", "seat": seat, "bid": tricks, **extra})
+
+
+def rejection(match: Match, command: dict) -> Rejected:
+    seq = match.seq
+    with pytest.raises(Rejected) as info:
+        match.play(command)
+    assert match.seq == seq, "a rejected event is not recorded"
+    return info.value
+
+
+def first_hand(match: Match, known: bool = False, bids=(1, 1, 1)) -> None:
+    """Deal hand 1 (Ann deals, 9H turned) and bid Bob, Cid, Ann."""
+    command = {"type": "deal", "dealer": 0, "trump": "9H"}
+    if known:
+        command["hands"] = HAND_1
+    match.play(command)
+    for seat, tricks in zip((1, 2, 0), bids, strict=True):
+        bid(match, seat, tricks)
+
+
+def play_first_hand(match: Match) -> None:
+    for seat, card in [(1, "KS"), (2, "2H"), (0, "AS"),   # Cid trumps the spade lead
+                       (2, "5D"), (0, "9C"), (1, "2D"),   # Ann discards a club: the 5 of the suit led wins
+                       (2, "3C"), (0, "4H"), (1, "10H")]:  # Bob over-trumps Ann
+        play(match, seat, card)
+
+
+def play_second_hand(match: Match, bids=(1, 0, 1)) -> None:
+    match.play({"type": "deal"})
+    for seat, tricks in zip((2, 0, 1), bids, strict=True):
+        bid(match, seat, tricks)
+    for seat, card in [(2, "4C"), (0, "AS"), (1, "2C"),   # no trump: Ann's ace of spades takes nothing
+                       (2, "7D"), (0, "KH"), (1, "8D")]:
+        play(match, seat, card)
+
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 DECK = [rank + suit for suit in "SHDC" for rank in RANKS]
