@@ -203,9 +203,10 @@ class OhHell(Game):
         if given is None:
             raise InvalidInput("trump_required", f"Hand {number} needs the trump card the dealer turned up, "
                                "like \"trump\": \"9S\".")
-        return self.parse_card(given)
+        return self.read_card(given)
 
-    def parse_card(self, text: object) -> Card:
+    def read_card(self, text: object) -> Card:
+        """A card of the 52-card deck, in the API's notation."""
         card = parse_card(text, suited=True)
         if card.rank == JOKER:
             raise CardError("Oh Hell is played without jokers.")
@@ -222,7 +223,7 @@ class OhHell(Game):
             if not isinstance(cards, list) or len(cards) != size:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {size} cards.",
                                    {"hands": {str(seat): cards}})
-            parsed[seat] = [self.parse_card(card) for card in cards]
+            parsed[seat] = [self.read_card(card) for card in cards]
         counts = Counter(card for cards in parsed.values() for card in cards)
         if trump:
             counts[trump] += 1
@@ -302,7 +303,7 @@ class OhHell(Game):
     def decide_play(self, state: OhHellTable, command: dict, force: bool) -> Decision:
         hand = self.current_hand(state)
         seat = seat_of(state, command)
-        card = self.parse_card(command.get("card"))
+        card = self.read_card(command.get("card"))
         names = state.names
         waiting = hand.waiting_bids()
         if waiting:
