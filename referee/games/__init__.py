@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..verdicts import InvalidInput
 from .base import Game
 from .ogorek import GAME as OGOREK
+from .oh_hell import GAME as OH_HELL
 
-GAMES: dict[str, Game] = {game.name: game for game in (OGOREK,)}
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OH_HELL)}
 
 __all__ = ["GAMES", "Game", "get_game", "catalogue"]
 

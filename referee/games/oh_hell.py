@@ -1,0 +1,453 @@
+"""Oh Hell (RULES.md §4): bid the tricks you will take; only an exact bid scores.
+
+52 cards, ace high, 3 to 7 players. Each hand the dealer turns up the card after the deal: its suit is
+trump (none in the last hand, none when no card is left to turn). Bids go clockwise from the dealer's
+left (or all at once); then the player left of the dealer leads, suit must be followed, the highest trump
+or else the highest card of the suit led takes the trick, and its taker leads the next. An exact bid
+scores 10 + the tricks taken. Highest total after the last hand wins.
+
+Blind, a player who does not follow suit claims to be void in the suit led (with `must_trump`, also to
+hold no trump when they did not trump); every dealt card is played, so each false claim is found by a
+later card of theirs at the latest when the hand ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..cards import JOKER, Card, CardError, parse_card
+from ..knowledge import Knowledge
+from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from .base import Decision, Game, Lot, Option, Table, check_playing, choose_dealer, seat_of
+from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
+
+DECK_SIZE = 52
+HANDS_BY_PLAYERS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
+SEQUENCES = ("up", "down", "up_down", "down_up")
+MAX_HANDS = 100
+EXACT_BID_POINTS = 10
+ZERO_BID_POINTS = 5
+
+
+def hand_sizes(sequence: str | list[int], players: int) -> list[int]:
+    """The number of cards dealt in each hand of the match."""
+    if isinstance(sequence, list):
+        return list(sequence)
+    top = HANDS_BY_PLAYERS[players]
+    up = list(range(1, top + 1))
+    down = up[::-1]
+    return {"up": up, "down": down, "up_down": up + down[1:], "down_up": down + up[1:]}[sequence]
+
+
+def trump_turned(options: dict, sizes: list[int], number: int, players: int) -> bool:
+    """Whether the dealer turns up a trump card in hand `number` (1-based)."""
+    if number == len(sizes) and options["no_trump_last_hand"]:
+        return False
+    return players * sizes[number - 1] < DECK_SIZE
+
+
+def points(bid: int, taken: int, size: int, options: dict) -> int:
+    """What a hand scores: 10 + tricks for an exact bid (5 + hand size for an exact 0 with the bonus)."""
+    if bid != taken:
+        return taken if options["miss_scores_tricks"] else 0
+    if bid == 0 and options["zero_bid_bonus"]:
+        return ZERO_BID_POINTS + size
+    return EXACT_BID_POINTS + taken
+
+
+def groups_by_total(scores: list[int]) -> list[list[int]]:
+    """Seats grouped by total, highest first; equal totals share a group."""
+    return [[seat for seat, score in enumerate(scores) if score == total]
+            for total in sorted(set(scores), reverse=True)]
+
+
+@dataclass
+class Hand:
+    """One hand: its size, players (clockwise from the dealer's left), trump, bids, tricks, what is known."""
+
+    number: int
+    size: int
+    dealer: int
+    seats: list[int]
+    trump_card: Card | None
+    bids: list[int | None]
+    taken: list[int]
+    tricks: list[Trick]
+    played: dict[Card, int] = field(default_factory=dict)  # card -> the trick it was played in
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    over: bool = False
+    result: list[dict] | None = None
+
+    @property
+    def trump(self) -> str | None:
+        return self.trump_card.suit if self.trump_card else None
+
+    @property
+    def trick(self) -> Trick:
+        return self.tricks[-1]
+
+    def waiting_bids(self) -> list[int]:
+        """Seats still to bid, in bidding order."""
+        return [seat for seat in self.seats if self.bids[seat] is None]
+
+    def play_turn(self) -> int:
+        trick = self.trick
+        return self.seats[(self.seats.index(trick.lead) + len(trick.plays)) % len(self.seats)]
+
+
+@dataclass
+class OhHellTable(Table):
+    sizes: list[int] = field(default_factory=list)
+    hand: Hand | None = None
+
+
+class OhHell(Game):
+    name = "oh_hell"
+    title = "Oh Hell"
+    description = ("Hands of 1 card, 2 cards, and so on; bid the number of tricks you will take, follow suit, "
+                   "trumps win. An exact bid scores 10 + the tricks taken; the highest total wins.")
+    min_players = 3
+    max_players = 7
+    suited = True
+    event_types = frozenset({"deal", "bid", "play", "end"})
+    options = (
+        Option("sequence", "sequence", "up", "Hand sizes: up (1, 2, ... max), down (max ... 1), up_down "
+               "(1 ... max ... 1), down_up (max ... 1 ... max), or a list of hand sizes. Max by players: "
+               "3: 15, 4: 13, 5: 10, 6: 8, 7: 7.", choices=SEQUENCES),
+        Option("no_trump_last_hand", "boolean", True, "The last hand of the match is played without trump."),
+        Option("hook", "boolean", False, "The dealer, bidding last, may not make the bids total the hand size."),
+        Option("simultaneous_bids", "boolean", False, "Bids are entered in any order, all before the first lead "
+               "(the hook does not apply: nobody bids last)."),
+        Option("must_trump", "boolean", False, "La Podrida: a player who cannot follow suit must trump if they can."),
+        Option("miss_scores_tricks", "boolean", False, "A missed bid scores 1 per trick taken instead of 0."),
+        Option("zero_bid_bonus", "boolean", False, "An exact bid of 0 scores 5 + the hand size instead of 10."),
+    )
+
+    def check_options(self, options: dict, players: int) -> dict:
+        sequence = options["sequence"]
+        if not isinstance(sequence, list):
+            return {}
+        top = DECK_SIZE // players
+        if len(sequence) > MAX_HANDS:
+            return {"sequence": f"sequence has at most {MAX_HANDS} hands"}
+        wrong = [size for size in sequence if not 1 <= size <= top]
+        if wrong:
+            return {"sequence": f"sequence: a hand has 1 to {top} cards with {players} players, "
+                                f"not {', '.join(map(str, wrong))}"}
+        return {}
+
+    # --- the fold ------------------------------------------------------------------------------
+    def new_state(self, names: list[str], options: dict) -> OhHellTable:
+        n = len(names)
+        return OhHellTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n,
+                           sizes=hand_sizes(options["sequence"], n))
+
+    def decide(self, state: OhHellTable, command: dict, lot: Lot | None = None) -> Decision:
+        check_playing(state)
+        force = command.get("force") is True
+        kind = command.get("type")
+        if kind == "deal":
+            return self.decide_deal(state, command, lot, force)
+        if kind == "bid":
+            return self.decide_bid(state, command, force)
+        if kind == "play":
+            return self.decide_play(state, command, force)
+        if kind == "end":
+            return Decision({"type": "end"})
+        raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
+
+    def evolve(self, state: OhHellTable, event: dict) -> None:
+        kind = event["type"]
+        if kind == "deal":
+            self.evolve_deal(state, event)
+        elif kind == "bid":
+            self.evolve_bid(state, event)
+        elif kind == "play":
+            self.evolve_play(state, event)
+        elif kind == "end":
+            self.finish(state)
+
+    def finish(self, state: OhHellTable) -> None:
+        state.final = groups_by_total(state.scores)
+        state.finished = True
+
+    def ranking(self, state: OhHellTable) -> list[list[int]]:
+        return list(state.final) if state.finished else groups_by_total(state.scores)
+
+    # --- deal ----------------------------------------------------------------------------------
+    def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
+        if state.hand is not None and not state.hand.over:
+            raise Rejected("deal_in_progress", f"Hand {state.hand.number} is still being played.")
+        dealer, warnings = choose_dealer(state, command, lot, force)
+        number = state.deals_played + 1
+        size = state.sizes[number - 1]
+        trump = self.parse_trump(state, command.get("trump"), number)
+        hands = self.parse_hands(state, command.get("hands"), size, trump)
+        event = {"type": "deal", "dealer": dealer, "trump": str(trump) if trump else None}
+        if hands:
+            event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
+        if force:
+            event["force"] = True
+        return Decision(event, tuple(warnings))
+
+    def parse_trump(self, state: OhHellTable, given: object, number: int) -> Card | None:
+        size = state.sizes[number - 1]
+        if not trump_turned(state.options, state.sizes, number, len(state.names)):
+            if given is None:
+                return None
+            why = ("it is the last hand, played without trump" if number == len(state.sizes)
+                   else f"{len(state.names)} × {size} cards leave no card to turn")
+            raise InvalidInput("no_trump_in_hand", f"No trump card is turned up in hand {number}: {why}.",
+                               {"trump": given})
+        if given is None:
+            raise InvalidInput("trump_required", f"Hand {number} needs the trump card the dealer turned up, "
+                               "like \"trump\": \"9S\".")
+        return self.read_card(given)
+
+    def read_card(self, text: object) -> Card:
+        """A card of the 52-card deck, in the API's notation."""
+        card = parse_card(text, suited=True)
+        if card.rank == JOKER:
+            raise CardError("Oh Hell is played without jokers.")
+        return card
+
+    def parse_hands(self, state: OhHellTable, hands: object, size: int, trump: Card | None) -> dict[int, list[Card]]:
+        if hands is None:
+            return {}
+        if not isinstance(hands, dict):
+            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
+        parsed: dict[int, list[Card]] = {}
+        for key, cards in hands.items():
+            seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
+            if not isinstance(cards, list) or len(cards) != size:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {size} cards.",
+                                   {"hands": {str(seat): cards}})
+            parsed[seat] = [self.read_card(card) for card in cards]
+        counts = Counter(card for cards in parsed.values() for card in cards)
+        if trump:
+            counts[trump] += 1
+        twice = sorted((card for card, count in counts.items() if count > 1), key=card_order)
+        if twice:
+            raise InvalidInput("impossible_hands", f"The deck has one {twice[0]}; the hands and the trump card "
+                               f"show it {counts[twice[0]]} times.", {"card": str(twice[0])})
+        return parsed
+
+    def evolve_deal(self, state: OhHellTable, event: dict) -> None:
+        number = state.deals_played + 1
+        dealer = event["dealer"]
+        n = len(state.names)
+        seats = [(dealer + step) % n for step in range(1, n + 1)]
+        trump = parse_card(event["trump"], suited=True) if event.get("trump") else None
+        hands = {int(seat): Counter(parse_card(card, suited=True) for card in cards)
+                 for seat, cards in event.get("hands", {}).items()}
+        state.deals_played = number
+        state.last_dealer = dealer
+        state.hand = Hand(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats, trump_card=trump,
+                          bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
+                          knowledge=Knowledge(hands=hands))
+
+    def current_hand(self, state: OhHellTable) -> Hand:
+        hand = state.hand
+        if hand is None or hand.over:
+            raise Rejected("no_deal", "No hand is being played: log the deal first.")
+        return hand
+
+    # --- bids ----------------------------------------------------------------------------------
+    def forbidden_bid(self, state: OhHellTable, hand: Hand, seat: int) -> int | None:
+        """The bid the hook forbids `seat`, if `seat` bids last as the dealer and one is in range."""
+        options = state.options
+        if not options["hook"] or options["simultaneous_bids"] or hand.waiting_bids() != [seat]:
+            return None
+        forbidden = hand.size - sum(bid for bid in hand.bids if bid is not None)
+        return forbidden if 0 <= forbidden <= hand.size else None
+
+    def decide_bid(self, state: OhHellTable, command: dict, force: bool) -> Decision:
+        hand = self.current_hand(state)
+        seat = seat_of(state, command)
+        name = state.names[seat]
+        bid = command.get("bid")
+        if isinstance(bid, bool) or not isinstance(bid, int):
+            raise InvalidInput("bad_bid", "bid is a whole number of tricks.", {"bid": bid})
+        if hand.played:
+            raise Rejected("bidding_over", f"Play has begun in hand {hand.number}: no more bids.", seat=seat)
+        if hand.bids[seat] is not None:
+            raise Rejected("already_bid", f"{name} already bid {hand.bids[seat]} in hand {hand.number}.", seat=seat)
+        waiting = hand.waiting_bids()
+        if not state.options["simultaneous_bids"] and seat != waiting[0]:
+            raise Rejected("not_your_turn", f"It is {state.names[waiting[0]]}'s turn to bid, not {name}'s.",
+                           seat=seat)
+        if not 0 <= bid <= hand.size:
+            raise Rejected("bid_out_of_range", f"Hand {hand.number} has {hand.size} cards: bid 0 to {hand.size}, "
+                           f"not {bid}.", seat=seat)
+        event = {"type": "bid", "seat": seat, "bid": bid}
+        if bid != self.forbidden_bid(state, hand, seat):
+            return Decision(event)
+        message = (f"{name} bids last as the dealer and may not bid {bid}: the bids would total {hand.size}, "
+                   f"the hand size (hook).")
+        if not force:
+            raise Rejected("hook", message, seat=seat, forceable=True)
+        event["force"] = True
+        event["illegal"] = {"code": "hook", "message": message}
+        return Decision(event, (RefereeWarning("hook", f"Let stand: {message}", seat),))
+
+    def evolve_bid(self, state: OhHellTable, event: dict) -> None:
+        hand = state.hand
+        hand.bids[event["seat"]] = event["bid"]
+        if "illegal" in event:
+            illegal = event["illegal"]
+            state.findings.append(Finding(event["seq"], event["seat"], illegal["code"], illegal["message"],
+                                          event["seq"], hand.number, None))
+
+    # --- play ----------------------------------------------------------------------------------
+    def decide_play(self, state: OhHellTable, command: dict, force: bool) -> Decision:
+        hand = self.current_hand(state)
+        seat = seat_of(state, command)
+        card = self.read_card(command.get("card"))
+        names = state.names
+        waiting = hand.waiting_bids()
+        if waiting:
+            raise Rejected("bids_missing", f"Play begins when every bid is in; still to bid: "
+                           f"{', '.join(names[s] for s in waiting)}.", seat=seat)
+        turn = hand.play_turn()
+        if seat != turn:
+            raise Rejected("not_your_turn", f"It is {names[turn]}'s turn, not {names[seat]}'s.", seat=seat)
+        if card == hand.trump_card:
+            raise Rejected("trump_card_on_table", f"{card} is the turned-up trump card: it lies on the table, "
+                           "in no one's hand.", seat=seat)
+        if card in hand.played:
+            raise Rejected("card_already_played", f"{card} was already played in trick {hand.played[card]} of "
+                           f"hand {hand.number}.", seat=seat)
+        holder = next((other for other in hand.knowledge.hands
+                       if other != seat and hand.knowledge.hand(other)[card]), None)
+        if holder is not None:
+            raise Rejected("card_in_other_hand", f"{card} was dealt to {names[holder]}, not {names[seat]}.",
+                           seat=seat)
+        event = {"type": "play", "seat": seat, "card": str(card)}
+        illegal = self.judge(state, hand, seat, card)
+        if illegal is None:
+            return Decision(event)
+        code, message = illegal
+        if not force:
+            raise Rejected(code, message, seat=seat, forceable=True)
+        event["force"] = True
+        event["illegal"] = {"code": code, "message": message}
+        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+
+    def judge(self, state: OhHellTable, hand: Hand, seat: int, card: Card) -> tuple[str, str] | None:
+        """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
+        if not hand.knowledge.knows_hand(seat):
+            return None
+        return broken_rule(state.names[seat], hand.knowledge.hand(seat), card, hand.trick.led, hand.trump,
+                           state.options["must_trump"])
+
+    def evolve_play(self, state: OhHellTable, event: dict) -> None:
+        hand = state.hand
+        seat, seq = event["seat"], event["seq"]
+        card = parse_card(event["card"], suited=True)
+        trick = hand.trick
+        findings = hand.knowledge.test(seat, [card], seq)
+        if "illegal" in event:
+            illegal = event["illegal"]
+            findings.append(Finding(seq, seat, illegal["code"], illegal["message"], seq, hand.number, trick.number))
+        elif not hand.knowledge.knows_hand(seat):
+            claim = discard_claim(state.names[seat], seat, seq, card, trick, hand.trump,
+                                  state.options["must_trump"], hand.number, lambda: hand.trick.number)
+            if claim:
+                hand.knowledge.claim(claim)
+        hand.knowledge.remove(seat, card)
+        hand.played[card] = trick.number
+        trick.plays.append(Play(seat, card, seq))
+        state.findings.extend(findings)
+        if len(trick.plays) < len(hand.seats):
+            return
+        trick.winner = trick_winner(trick, hand.trump)
+        hand.taken[trick.winner] += 1
+        if len(hand.tricks) < hand.size:
+            hand.tricks.append(Trick(trick.number + 1, trick.winner))
+        else:
+            self.score_hand(state, hand)
+
+    def score_hand(self, state: OhHellTable, hand: Hand) -> None:
+        hand.over = True
+        hand.result = []
+        for seat in sorted(hand.seats):
+            bid, taken = hand.bids[seat], hand.taken[seat]
+            scored = points(bid, taken, hand.size, state.options)
+            state.scores[seat] += scored
+            hand.result.append({"seat": seat, "bid": bid, "taken": taken, "points": scored})
+        state.record_history(hand.number)
+        if hand.number == len(state.sizes):
+            self.finish(state)
+
+    # --- views ---------------------------------------------------------------------------------
+    def expected(self, state: OhHellTable) -> dict | None:
+        if state.finished:
+            return None
+        hand = state.hand
+        if hand is None or hand.over:
+            number = state.deals_played + 1
+            dealer = state.next_seat_in(state.last_dealer) if state.last_dealer is not None else None
+            return {"type": "deal", "dealer": dealer, "deal": number, "cards": state.sizes[number - 1],
+                    "turn_trump": trump_turned(state.options, state.sizes, number, len(state.names))}
+        waiting = hand.waiting_bids()
+        if waiting:
+            simultaneous = state.options["simultaneous_bids"]
+            seat = None if simultaneous else waiting[0]
+            forbidden = None if simultaneous else self.forbidden_bid(state, hand, waiting[0])
+            return {"type": "bid", "seat": seat, "seats": waiting, "deal": hand.number,
+                    "allowed": [bid for bid in range(hand.size + 1) if bid != forbidden], "forbidden": forbidden}
+        seat = hand.play_turn()
+        out = {"type": "play", "seat": seat, "deal": hand.number, "trick": hand.trick.number,
+               "led": hand.trick.led, "trump": hand.trump}
+        if hand.knowledge.knows_hand(seat):
+            held = hand.knowledge.hand(seat)
+            out["legal"] = [str(card) for card in legal_cards(held, hand.trick.led, hand.trump,
+                                                               state.options["must_trump"])]
+        return out
+
+    def turn(self, state: OhHellTable, hand: Hand) -> int | None:
+        if hand.over:
+            return None
+        waiting = hand.waiting_bids()
+        if waiting:
+            return None if state.options["simultaneous_bids"] else waiting[0]
+        return hand.play_turn()
+
+    def deal_view(self, state: OhHellTable) -> dict | None:
+        hand = state.hand
+        if hand is None:
+            return None
+        tricks = [{"number": trick.number, "lead": trick.lead, "winner": trick.winner,
+                   "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in trick.plays]}
+                  for trick in hand.tricks]
+        phase = "over" if hand.over else "bidding" if hand.waiting_bids() else "playing"
+        return {
+            "number": hand.number,
+            "hands": len(state.sizes),
+            "cards": hand.size,
+            "dealer": hand.dealer,
+            "seats": list(hand.seats),
+            "trump_card": str(hand.trump_card) if hand.trump_card else None,
+            "trump": hand.trump,
+            "phase": phase,
+            "bids": list(hand.bids),
+            "taken": list(hand.taken),
+            "trick": hand.trick.number,
+            "led": hand.trick.led,
+            "table": tricks[-1]["plays"],
+            "tricks": tricks,
+            "turn": self.turn(state, hand),
+            "over": hand.over,
+            "known_hands": sorted(hand.knowledge.hands),
+            "result": hand.result,
+        }
+
+    def player_view(self, state: OhHellTable, seat: int) -> dict:
+        hand = state.hand
+        if hand is None:
+            return {"bid": None, "tricks": None}
+        return {"bid": hand.bids[seat], "tricks": hand.taken[seat]}
+
+
+GAME = OhHell()
