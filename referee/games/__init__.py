@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..verdicts import InvalidInput
 from .base import Game
 from .ogorek import GAME as OGOREK
+from .ogurets import GAME as OGURETS
 
-GAMES: dict[str, Game] = {game.name: game for game in (OGOREK,)}
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OGURETS)}
 
 __all__ = ["GAMES", "Game", "get_game", "catalogue"]
 
