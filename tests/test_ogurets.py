@@ -81,7 +81,8 @@ def test_two_to_seven_players(players):
 def test_every_player_starts_with_the_lives_of_the_options():
     match = new_match(3, lives=3)
     assert [p["lives"] for p in match.view()["players"]] == [3, 3, 3]
-    assert [p["score"] for p in match.view()["players"]] == [0, 0, 0]
+    assert [(p["score"], p["points"], p["tricks_taken"]) for p in match.view()["players"]] == [(0, 0, 0)] * 3
+    assert match.view()["deal"] is None
 
 
 @pytest.mark.parametrize("card, points", [("A", 14), ("2", 2), ("10", 10), ("J", 11), ("Q", 12), ("K", 13),
@@ -278,13 +279,10 @@ def test_out_of_turn_is_refused_and_cannot_be_forced():
 
 # --- scoring, lives and the end of the match -------------------------------------------------------
 
-def take_one_trick_deal(match: Match, high: str, dealer: int | None = 0) -> None:
+def take_one_trick_deal(match: Match, high: str) -> None:
     """Two players, S deals: W takes one trick, S's `high` under W's jack; S takes the other six (40 points)."""
-    command = {"type": "deal", "hands": {"1": ["J", "2", "2", "2", "2", "3", "3"],
-                                         "0": [high, "4", "4", "4", "4", "5", "5"]}}
-    if dealer is not None:
-        command["dealer"] = dealer
-    match.play(command)
+    match.play({"type": "deal", "dealer": 0, "hands": {"1": ["J", "2", "2", "2", "2", "3", "3"],
+                                                       "0": [high, "4", "4", "4", "4", "5", "5"]}})
     for lead, follow in [("2", "4"), (high, "J"), ("2", "4"), ("4", "2"), ("4", "2"), ("5", "3"), ("5", "3")]:
         assert play(match, lead, follow) == []
 
