@@ -5,9 +5,10 @@ from __future__ import annotations
 from ..verdicts import InvalidInput
 from .base import Game
 from .ogorek import GAME as OGOREK
+from .ogurets import GAME as OGURETS
 from .oh_hell import GAME as OH_HELL
 
-GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OH_HELL)}
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OGURETS, OH_HELL)}
 
 __all__ = ["GAMES", "Game", "get_game", "catalogue"]
 

@@ -93,6 +93,9 @@ class ClimbingGame(Game):
         """The rank that, on top of a trick, makes every later player play their lowest card."""
         return None
 
+    def take_trick(self, state: ClimbTable, deal: ClimbDeal, trick: Trick, taker: int) -> None:
+        """A trick is complete and `taker` takes it: games that count the cards taken do it here."""
+
     def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
         raise NotImplementedError
 
@@ -216,6 +219,9 @@ class ClimbingGame(Game):
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)[card]
+        if not copies:
+            raise InvalidInput("bad_card", f"This match is played without jokers: there is no {card} in the deck.",
+                               {"card": str(card)})
         if deal.seen[card] + deal.knowledge.held_by_others(seat, card) >= copies:
             where = "played in this deal" if deal.seen[card] >= copies else "played or held by others"
             raise Rejected("card_already_played",
@@ -294,8 +300,10 @@ class ClimbingGame(Game):
         state.findings.extend(findings)
         if len(trick.plays) < len(deal.seats):
             return
+        taker = self.top_play(trick).seat
+        self.take_trick(state, deal, trick, taker)
         if len(deal.tricks) < self.hand_size:
-            deal.tricks.append(Trick(trick.number + 1, self.top_play(trick).seat))
+            deal.tricks.append(Trick(trick.number + 1, taker))
             return
         deal.over = True
         self.score_deal(state, deal)

@@ -1,0 +1,132 @@
+"""Ogurets / Огурец (RULES.md §2): seven cards, the ace lowest yet worth 14, points in the tricks cost lives.
+
+Suits do not matter. Ranks climb A < 2 < ... < 10 < J < Q < K (< joker, with `jokers: 3`). Each player
+must play a card not lower than the highest on the table, or their lowest; a king on top of the trick (the
+joker, when jokers are in) makes every later player in that trick play their lowest card (`top_card_rule`).
+The latest of equal highest cards takes the trick, face up, and its player leads the next.
+
+After seven tricks each player counts the points in the tricks they took (2-10 face value, J 11, Q 12,
+K 13, A 14, joker 15). Taking `threshold` (21) or more in a deal costs a life; a player with no lives left
+is out and the last one left wins. When everyone still in loses their last life in the same deal, the
+fewest points in that deal win (equal: shared) and the rest share the places after them.
+
+A player's `score` is the points they have taken in the current deal (the last one, between deals); the
+history keeps each deal's points and the lives after it.
+"""
+
+from __future__ import annotations
+
+from ..cards import JOKER, RANKS, Card
+from .base import Option, eliminate
+from .climbing import ClimbDeal, ClimbingGame, ClimbTable, Trick
+
+RANK_ORDER = ("A",) + tuple(rank for rank in RANKS if rank != "A") + (JOKER,)
+CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14, JOKER: 15}
+MAX_THRESHOLD = 1000
+MAX_LIVES = 10
+
+
+def card_points(card: Card) -> int:
+    """What a card taken in a trick counts: 2-10 face value, J 11, Q 12, K 13, A 14, joker 15."""
+    return CARD_POINTS.get(card.rank) or int(card.rank)
+
+
+def trick_points(trick: Trick) -> int:
+    return sum(card_points(play.card) for play in trick.plays)
+
+
+class Ogurets(ClimbingGame):
+    name = "ogurets"
+    title = "Ogurets"
+    description = ("Seven cards each, the ace lowest; play not lower than the highest card on the table, or your "
+                   "lowest. Points in the tricks you take cost a life at the threshold; with no lives left, you "
+                   "are out.")
+    min_players = 2
+    max_players = 7
+    hand_size = 7
+    rank_order = RANK_ORDER
+    event_types = frozenset({"deal", "play", "end"})
+    options = (
+        Option("jokers", "integer", 0, "Play with 3 jokers (a 55-card deck): the joker ranks above the king and is "
+               "worth 15 points.", choices=(0, 3)),
+        Option("top_card_rule", "boolean", True, "A king on top of the trick (with jokers, a joker) makes every "
+               "later player in that trick play their lowest card."),
+        Option("threshold", "integer", 21, "Taking this many points or more in one deal costs a life.",
+               minimum=1, maximum=MAX_THRESHOLD),
+        Option("lives", "integer", 2, "Lives each player starts with; a player with none left is out.",
+               minimum=1, maximum=MAX_LIVES),
+    )
+
+    # --- what Ogurets says ---------------------------------------------------------------------
+    def deck_size(self, options: dict) -> int:
+        return 55 if options["jokers"] else 52
+
+    def locking_rank(self, options: dict) -> str | None:
+        if not options["top_card_rule"]:
+            return None
+        return JOKER if options["jokers"] else "K"
+
+    # --- the fold ------------------------------------------------------------------------------
+    def new_state(self, names: list[str], options: dict) -> ClimbTable:
+        state = super().new_state(names, options)
+        state.lives = [options["lives"]] * len(names)
+        return state
+
+    def evolve_deal(self, state: ClimbTable, event: dict) -> None:
+        super().evolve_deal(state, event)
+        state.scores = [0] * len(state.names)
+
+    def take_trick(self, state: ClimbTable, deal: ClimbDeal, trick: Trick, taker: int) -> None:
+        state.scores[taker] += trick_points(trick)
+
+    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
+        threshold = state.options["threshold"]
+        losing = [seat for seat in deal.seats if state.scores[seat] >= threshold]
+        for seat in losing:
+            state.lives[seat] -= 1
+        out = sorted(seat for seat in losing if state.lives[seat] <= 0)
+        deal.result = {
+            "points": {str(seat): state.scores[seat] for seat in deal.seats},
+            "lost_life": sorted(losing),
+            "out": out,
+        }
+        eliminate(state, out, lambda seats: fewest_points_first(state, seats))
+
+    # --- views ---------------------------------------------------------------------------------
+    def taken(self, deal: ClimbDeal) -> dict[int, list[Trick]]:
+        """The complete tricks each player of the deal has taken, in order."""
+        tricks: dict[int, list[Trick]] = {seat: [] for seat in deal.seats}
+        for trick in deal.tricks:
+            if len(trick.plays) == len(deal.seats):
+                tricks[self.top_play(trick).seat].append(trick)
+        return tricks
+
+    def deal_view(self, state: ClimbTable) -> dict | None:
+        view = super().deal_view(state)
+        if view is None:
+            return None
+        view["taken"] = {
+            str(seat): {
+                "tricks": [trick.number for trick in tricks],
+                "cards": [str(play.card) for trick in tricks for play in trick.plays],
+                "points": sum(trick_points(trick) for trick in tricks),
+            }
+            for seat, tricks in self.taken(state.deal).items()
+        }
+        return view
+
+    def player_view(self, state: ClimbTable, seat: int) -> dict:
+        deal = state.deal
+        tricks = len(self.taken(deal).get(seat, ())) if deal is not None else 0
+        return {"points": state.scores[seat], "tricks_taken": tricks}
+
+
+def fewest_points_first(state: ClimbTable, seats: list[int]) -> list[list[int]]:
+    """Everyone still in went out in the same deal: the fewest points in it win, the rest share the places after."""
+    best = min(state.scores[seat] for seat in seats)
+    winners = [seat for seat in seats if state.scores[seat] == best]
+    rest = [seat for seat in seats if state.scores[seat] != best]
+    return [winners, rest] if rest else [winners]
+
+
+GAME = Ogurets()
