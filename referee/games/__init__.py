@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..verdicts import InvalidInput
 from .base import Game
+from .duren import GAME as DUREN
 from .ogorek import GAME as OGOREK
 
-GAMES: dict[str, Game] = {game.name: game for game in (OGOREK,)}
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, DUREN)}
 
 __all__ = ["GAMES", "Game", "get_game", "catalogue"]
 
