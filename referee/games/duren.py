@@ -1,0 +1,370 @@
+"""Dureń (RULES.md §3): two players, attacks of 1, 3 or 5 cards, optional beating, a stock, a series of deals.
+
+The face-up card under the stock names trump and is drawn last; the nine of trumps may be swapped for it
+right after the deal. The non-dealer attacks first. The defender beats what they want to and takes the
+rest; both draw back to five, attacker first, while the stock lasts. Whoever still holds cards when the
+stock is empty and the other hand is empty loses the deal (both empty: a draw). The winner scores a point,
+the loser deals next (after a draw, whoever did not deal last), and the series runs until `end`.
+
+Events, as recorded: `{"type": "deal", "dealer": 0, "trump": "9S"}` (the face-up card; optional `hands`,
+`{"0": [five cards]}`, for either or both seats), `{"type": "exchange", "seat": 0, "nine": "9S",
+"face_up": "QS"}` (the command needs only the seat), `{"type": "attack", "seat": 1, "cards": ["9S", "9H",
+"JD"]}`, `{"type": "defend", "seat": 0, "beats": [{"card": "9S", "with": "10S"}]}` (the cards not named are
+taken; `[]` takes all), `{"type": "end"}` (ends the series; a deal in progress scores nothing). Drawing
+from the stock is not logged: it follows from the rules.
+
+The referee never sees the hands. `DurenDeal` (duren_deal.py) keeps both hand sizes, the stock, the
+discards and every card whose place is known, and every rule here can be judged when the event comes in,
+so Dureń has no blind claims. The verdicts:
+
+- **Never forceable** (cannot have happened): `not_your_turn` (the wrong seat, an attack while a defence
+  is awaited, a defence with nothing to beat), `no_deal`, `deal_in_progress`, `card_discarded`,
+  `card_on_table`, `card_in_other_hand`, `card_under_stock` (the face-up card before the stock is drawn
+  to its end), `card_not_in_hand` (the player's hand is known well enough to exclude the card),
+  `not_enough_cards` (more cards than the player holds), `not_on_table` (beating a card that was not
+  laid), `no_exchange` (the face-up card is the nine already, or it has been drawn). Malformed input is
+  `InvalidInput`: `bad_card`, `card_not_in_deck` (an 8 in the 24-card deck), `bad_cards`, `bad_beats`,
+  `trump_required`, `bad_hands`.
+- **Forceable** rule breaks (with `force: true` recorded with a warning and a finding whose `proof_seq` is
+  the event's own seq): `attack_size` (not 1, 3 or 5 cards), `attack_needs_pair`, `attack_needs_two_pairs`,
+  `attack_too_large` (more cards than the defender holds), `beat_wrong_suit`, `beat_too_low`,
+  `exchange_too_late` (after the first attack). `wrong_dealer` is forceable too and, as in the other
+  games, only warns: a deal is not a play.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..cards import Card, deck, parse_card
+from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from .base import Decision, Game, Lot, Option, Table, check_playing, end_match, seat_of
+from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
+
+ATTACK_SIZES = (1, 3, 5)
+PAIRS_NEEDED = {1: 0, 3: 1, 5: 2}
+NINE = "9"
+SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+
+
+def beats(card: Card, other: Card, trump: str) -> bool:
+    """Whether `other` beats `card`: a higher card of the same suit, or any trump on a non-trump."""
+    if other.suit == card.suit:
+        return RANK_ORDER.index(other.rank) > RANK_ORDER.index(card.rank)
+    return other.suit == trump
+
+
+def pairs_in(cards: list[Card]) -> int:
+    """Pairs of equal rank among `cards`; four of a kind is two pairs."""
+    return sum(count // 2 for count in Counter(card.rank for card in cards).values())
+
+
+class Duren(Game):
+    name = "duren"
+    title = "Dureń"
+    description = ("Two players, five cards each and a stock; attack with 1, 3 (a pair) or 5 (two pairs) cards, "
+                   "beat with a higher card of the suit or a trump, take what you do not beat. "
+                   "Left holding cards when the stock is gone, you lose the deal.")
+    min_players = 2
+    max_players = 2
+    suited = True
+    event_types = frozenset({"deal", "exchange", "attack", "defend", "end"})
+    options = (
+        Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
+    )
+
+    # --- the fold ------------------------------------------------------------------------------
+    def new_state(self, names: list[str], options: dict) -> DurenTable:
+        n = len(names)
+        return DurenTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n)
+
+    def decide(self, state: DurenTable, command: dict, lot: Lot | None = None) -> Decision:
+        check_playing(state)
+        force = command.get("force") is True
+        kind = command.get("type")
+        if kind == "deal":
+            return self.decide_deal(state, command, lot, force)
+        if kind == "end":
+            return Decision({"type": "end"})
+        if kind not in self.event_types:
+            raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
+        deal = state.deal
+        if deal is None or deal.over:
+            raise Rejected("no_deal", "No deal is being played: log the deal first.")
+        seat = seat_of(state, command)
+        if kind == "exchange":
+            return self.decide_exchange(state, deal, seat, force)
+        if kind == "attack":
+            return self.decide_attack(state, deal, seat, command, force)
+        return self.decide_defence(state, deal, seat, command, force)
+
+    def evolve(self, state: DurenTable, event: dict) -> None:
+        kind = event["type"]
+        if kind == "deal":
+            self.evolve_deal(state, event)
+        elif kind == "end":
+            end_match(state)
+            state.final = self.ranking(state)
+            return
+        elif kind == "exchange":
+            state.deal.exchange_nine(event["seat"], self.card(event["nine"]))
+        elif kind == "attack":
+            state.deal.attack(event["seat"], [self.card(text) for text in event["cards"]], event["seq"])
+        elif kind == "defend":
+            pairs = [(self.card(beat["card"]), self.card(beat["with"])) for beat in event["beats"]]
+            state.deal.defend(pairs)
+            self.score_if_over(state, state.deal)
+        if "illegal" in event:
+            deal = state.deal
+            illegal = event["illegal"]
+            state.findings.append(Finding(event["seq"], event["seat"], illegal["code"], illegal["message"],
+                                          event["seq"], deal.number, deal.round_number or None))
+
+    # --- cards ---------------------------------------------------------------------------------
+    def card(self, text: str) -> Card:
+        return parse_card(text, suited=True)
+
+    def deck_cards(self, options: dict) -> frozenset[Card]:
+        return frozenset(deck(options["deck"]))
+
+    def read_card(self, state: DurenTable, text: object, field: str) -> Card:
+        card = parse_card(text, suited=True)
+        if card not in self.deck_cards(state.options):
+            size = state.options["deck"]
+            lowest = deck(size)[0].rank
+            raise InvalidInput("card_not_in_deck", f"{card} is not in the {size}-card deck ({lowest} to ace).",
+                               {field: text})
+        return card
+
+    def read_cards(self, state: DurenTable, texts: object, field: str) -> list[Card]:
+        if not isinstance(texts, list) or not texts:
+            raise InvalidInput("bad_cards", f"{field} is a non-empty list of cards, like [\"9S\", \"9H\", \"JD\"].")
+        cards = [self.read_card(state, text, field) for text in texts]
+        twice = [card for card, count in Counter(cards).items() if count > 1]
+        if twice:
+            raise InvalidInput("bad_cards", f"{twice[0]} is named twice; the deck has one.", {field: texts})
+        return cards
+
+    # --- deal ----------------------------------------------------------------------------------
+    def rule_dealer(self, state: DurenTable) -> tuple[int | None, str]:
+        """The dealer the rule names for the next deal (None for the first), and why."""
+        deal = state.deal
+        if deal is None:
+            return None, ""
+        loser = deal.result.get("loser") if deal.result else None
+        if loser is not None:
+            return loser, f"{state.names[loser]} lost the last deal"
+        return 1 - deal.dealer, f"the last deal was a draw and {state.names[deal.dealer]} dealt it"
+
+    def decide_deal(self, state: DurenTable, command: dict, lot: Lot | None, force: bool) -> Decision:
+        if state.deal is not None and not state.deal.over:
+            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.")
+        if command.get("trump") is None:
+            raise InvalidInput("trump_required", "Name the card turned face up, as in 9S: its suit is trump.")
+        trump = self.read_card(state, command["trump"], "trump")
+        named = seat_of(state, command, "dealer") if command.get("dealer") is not None else None
+        rule, why = self.rule_dealer(state)
+        warnings = []
+        if rule is None:
+            if named is None:
+                if lot is None:
+                    raise InvalidInput("dealer_required", "Name the first dealer, or let the page draw one by lot.")
+                named = lot(2)
+            dealer = named
+        elif named is None or named == rule:
+            dealer = rule
+        else:
+            message = f"{state.names[rule]} deals now ({why}), not {state.names[named]}."
+            if not force:
+                raise Rejected("wrong_dealer", message, seat=named, forceable=True)
+            dealer = named
+            warnings.append(RefereeWarning("wrong_dealer", message, named))
+        event = {"type": "deal", "dealer": dealer, "trump": str(trump)}
+        hands = self.read_hands(state, command.get("hands"), trump)
+        if hands:
+            event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
+        if force:
+            event["force"] = True
+        return Decision(event, tuple(warnings))
+
+    def read_hands(self, state: DurenTable, hands: object, trump: Card) -> dict[int, list[Card]]:
+        """Dealt hands, when the table gives them (any of the two): five cards each, none seen twice."""
+        if hands is None:
+            return {}
+        if not isinstance(hands, dict):
+            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
+        parsed: dict[int, list[Card]] = {}
+        for key, texts in hands.items():
+            seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
+            if not isinstance(texts, list) or len(texts) != HAND_SIZE:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {HAND_SIZE} cards.",
+                                   {"hands": {str(seat): texts}})
+            parsed[seat] = [self.read_card(state, text, "hands") for text in texts]
+        counts = Counter(card for cards in parsed.values() for card in cards)
+        counts[trump] += 1
+        twice = [card for card, count in counts.items() if count > 1]
+        if twice:
+            raise InvalidInput("bad_hands", f"{twice[0]} is dealt twice (the hands and the face-up card).",
+                               {"card": str(twice[0])})
+        return parsed
+
+    def evolve_deal(self, state: DurenTable, event: dict) -> None:
+        hands = {int(seat): [self.card(text) for text in cards] for seat, cards in event.get("hands", {}).items()}
+        state.deals_played += 1
+        state.last_dealer = event["dealer"]
+        state.deal = DurenDeal.dealt(state.deals_played, event["dealer"], self.card(event["trump"]),
+                                     self.deck_cards(state.options), hands, state.names)
+
+    # --- exchange ------------------------------------------------------------------------------
+    def decide_exchange(self, state: DurenTable, deal: DurenDeal, seat: int, force: bool) -> Decision:
+        name = state.names[seat]
+        nine = Card(NINE, deal.trump_suit)
+        if deal.face_up == nine:
+            raise Rejected("no_exchange", f"The face-up card is the nine of trumps, {nine}: there is nothing "
+                           "to exchange.", seat=seat)
+        if deal.face_up_holder is not None:
+            raise Rejected("no_exchange", f"The face-up card {deal.face_up} was drawn with the last card of the "
+                           f"stock by {state.names[deal.face_up_holder]}.", seat=seat)
+        deal.check_holds(seat, [nine])
+        event = {"type": "exchange", "seat": seat, "nine": str(nine), "face_up": str(deal.face_up)}
+        breaks = []
+        if deal.rounds:
+            breaks.append(("exchange_too_late", f"{name} may swap the nine of trumps only right after the deal, "
+                                                "before the first attack."))
+        return self.judged(event, breaks, force, seat)
+
+    # --- attack --------------------------------------------------------------------------------
+    def decide_attack(self, state: DurenTable, deal: DurenDeal, seat: int, command: dict, force: bool) -> Decision:
+        names = state.names
+        turn = deal.turn()
+        if deal.awaiting_defence:
+            raise Rejected("not_your_turn", f"{names[turn]} must answer the attack first.", seat=seat)
+        if seat != turn:
+            raise Rejected("not_your_turn", f"{names[turn]} attacks now, not {names[seat]}.", seat=seat)
+        cards = self.read_cards(state, command.get("cards"), "cards")
+        deal.check_holds(seat, cards)
+        event = {"type": "attack", "seat": seat, "cards": [str(card) for card in cards]}
+        return self.judged(event, self.attack_breaks(state, deal, seat, cards), force, seat)
+
+    def attack_breaks(self, state: DurenTable, deal: DurenDeal, seat: int, cards: list[Card]) -> list[tuple[str, str]]:
+        name, other = state.names[seat], state.names[1 - seat]
+        size = len(cards)
+        shown = " ".join(map(str, cards))
+        breaks = []
+        if size not in ATTACK_SIZES:
+            breaks.append(("attack_size", f"An attack is 1, 3 or 5 cards; {name} laid {size} ({shown})."))
+        elif pairs_in(cards) < PAIRS_NEEDED[size]:
+            if size == 3:
+                breaks.append(("attack_needs_pair", f"Three attacking cards must hold a pair; {shown} has none."))
+            else:
+                breaks.append(("attack_needs_two_pairs", f"Five attacking cards must hold two pairs; {shown} has "
+                                                         f"{pairs_in(cards) or 'none'}."))
+        defender_holds = deal.hands[1 - seat]
+        if size > defender_holds:
+            breaks.append(("attack_too_large", f"{name} may lay at most as many cards as {other} holds "
+                                               f"({defender_holds}), not {size}."))
+        return breaks
+
+    # --- defence -------------------------------------------------------------------------------
+    def decide_defence(self, state: DurenTable, deal: DurenDeal, seat: int, command: dict, force: bool) -> Decision:
+        names = state.names
+        if not deal.awaiting_defence:
+            raise Rejected("not_your_turn", f"Nothing is laid to beat: {names[deal.attacker]} attacks now.",
+                           seat=seat)
+        if seat != deal.defender:
+            raise Rejected("not_your_turn", f"{names[deal.defender]} defends now, not {names[seat]}.", seat=seat)
+        pairs = self.read_beats(state, deal, command.get("beats"))
+        deal.check_holds(seat, [other for _, other in pairs])
+        event = {"type": "defend", "seat": seat,
+                 "beats": [{"card": str(card), "with": str(other)} for card, other in pairs]}
+        breaks = [self.wrong_beat(card, other, deal.trump_suit) for card, other in pairs
+                  if not beats(card, other, deal.trump_suit)]
+        return self.judged(event, breaks, force, seat)
+
+    def wrong_beat(self, card: Card, other: Card, trump: str) -> tuple[str, str]:
+        code = "beat_too_low" if other.suit == card.suit else "beat_wrong_suit"
+        if card.suit == trump:
+            return code, f"{other} does not beat {card}: a trump is beaten only by a higher trump."
+        suit, trumps = SUIT_NAMES[card.suit], SUIT_NAMES[trump] + "s"
+        return code, f"{other} does not beat {card}: only a higher {suit} or a trump ({trumps}) does."
+
+    def read_beats(self, state: DurenTable, deal: DurenDeal, beats_given: object) -> list[tuple[Card, Card]]:
+        example = "[{\"card\": \"9S\", \"with\": \"10S\"}]"
+        if not isinstance(beats_given, list):
+            raise InvalidInput("bad_beats", f"beats is a list like {example}; an empty list takes every card.")
+        pairs = []
+        for beat in beats_given:
+            if not isinstance(beat, dict) or "card" not in beat or "with" not in beat:
+                raise InvalidInput("bad_beats", f"Each beat names the card and what beats it, as in {example}.")
+            card = self.read_card(state, beat["card"], "beats")
+            if card not in deal.pending.attack:
+                laid = " ".join(map(str, deal.pending.attack))
+                raise Rejected("not_on_table", f"{card} was not laid in this attack ({laid}).", seat=deal.defender)
+            pairs.append((card, self.read_card(state, beat["with"], "beats")))
+        for index in (0, 1):
+            twice = [card for card, count in Counter(pair[index] for pair in pairs).items() if count > 1]
+            if twice:
+                raise InvalidInput("bad_beats", f"{twice[0]} is named twice in the defence.", {"beats": beats_given})
+        return pairs
+
+    # --- shared --------------------------------------------------------------------------------
+    def judged(self, event: dict, breaks: list[tuple[str, str]], force: bool, seat: int) -> Decision:
+        """The event, or the rule it breaks: rejected, or with `force` recorded as illegal with a warning."""
+        if not breaks:
+            return Decision(event)
+        code = breaks[0][0]
+        message = " ".join(message for _, message in breaks)
+        if not force:
+            raise Rejected(code, message, seat=seat, forceable=True)
+        event["force"] = True
+        event["illegal"] = {"code": code, "message": message}
+        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+
+    def score_if_over(self, state: DurenTable, deal: DurenDeal) -> None:
+        if not deal.over:
+            return
+        winner = deal.result["winner"]
+        if winner is not None:
+            state.scores[winner] += 1
+        state.record_history(deal.number)
+
+    # --- views ---------------------------------------------------------------------------------
+    def ranking(self, state: Table) -> list[list[int]]:
+        """By series points, most first; equal points share their places."""
+        points = sorted(set(state.scores), reverse=True)
+        return [[seat for seat in state.seats if state.scores[seat] == p] for p in points]
+
+    def expected(self, state: DurenTable) -> dict | None:
+        if state.finished:
+            return None
+        deal = state.deal
+        if deal is None or deal.over:
+            dealer, _ = self.rule_dealer(state)
+            return {"type": "deal", "dealer": dealer, "deal": state.deals_played + 1, "cards": HAND_SIZE}
+        if deal.awaiting_defence:
+            return {"type": "defend", "seat": deal.defender, "deal": deal.number, "round": deal.round_number,
+                    "cards": [str(card) for card in deal.pending.attack], "trump": deal.trump_suit}
+        attacker = deal.attacker
+        most = min(deal.hands[attacker], deal.hands[1 - attacker])
+        return {"type": "attack", "seat": attacker, "deal": deal.number, "round": deal.round_number + 1,
+                "sizes": [size for size in ATTACK_SIZES if size <= most], "exchange": self.exchange_open(deal)}
+
+    def exchange_open(self, deal: DurenDeal) -> dict | None:
+        """Before the first attack: who may still swap the nine of trumps for the face-up card."""
+        nine = Card(NINE, deal.trump_suit)
+        if deal.rounds or deal.face_up == nine:
+            return None
+        seats = [seat for seat in (0, 1) if deal.may_hold(seat, nine)]
+        return {"nine": str(nine), "face_up": str(deal.face_up), "seats": seats} if seats else None
+
+    def deal_view(self, state: DurenTable) -> dict | None:
+        deal = state.deal
+        return None if deal is None else deal.view()
+
+    def player_view(self, state: DurenTable, seat: int) -> dict:
+        deal = state.deal
+        hand = deal.hands[seat] if deal is not None and not deal.over else None
+        return {"points": state.scores[seat], "hand_size": hand}
+
+
+GAME = Duren()
