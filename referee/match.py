@@ -157,7 +157,7 @@ class Match:
     def settlement(self) -> dict:
         """The money as it stands: final when the match is over, "if we stopped now" before."""
         unit = smallest_unit(self.stake)
-        money = settle(self.game.ranking(self.state), self.stake)
+        money = settle(self.game.ranking(self.state), self.stake, self.game.payments(self.state, self.stake))
 
         def show(amount: Decimal) -> str:
             return str(amount.quantize(unit))

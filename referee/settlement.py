@@ -40,19 +40,28 @@ def split(amount: Decimal, seats: list[int], unit: Decimal) -> dict[int, Decimal
     return {seat: (share + (1 if i < odd else 0)) * unit for i, seat in enumerate(seats)}
 
 
-def settle(ranking: list[list[int]], stake: Decimal) -> dict:
-    """Who pays what into the pool, who takes it, and the transfers that settle it."""
+def pool(ranking: list[list[int]], stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
+    """The elimination pool: what each seat pays in by its place, and what the first group takes out."""
     unit = smallest_unit(stake)
-    where = places(ranking)
-    paid = {seat: (first + last - 2) * stake for seat, (first, last) in where.items()}
-    pool = sum(paid.values(), Decimal(0))
-    received = {seat: Decimal(0) for seat in where}
+    paid = {seat: (first + last - 2) * stake for seat, (first, last) in places(ranking).items()}
+    received = {seat: Decimal(0) for seat in paid}
     if ranking:
-        received.update(split(pool, ranking[0], unit))
+        received.update(split(sum(paid.values(), Decimal(0)), ranking[0], unit))
+    return paid, received
+
+
+def settle(ranking: list[list[int]], stake: Decimal,
+           payments: tuple[dict[int, Decimal], dict[int, Decimal]] | None = None) -> dict:
+    """Who pays what, who takes what, and the transfers that settle it.
+
+    `payments` (paid, received) replaces the elimination pool for a game that settles its own way.
+    """
+    where = places(ranking)
+    paid, received = payments or pool(ranking, stake)
     net = {seat: received[seat] - paid[seat] for seat in where}
     assert sum(net.values(), Decimal(0)) == 0, "money must sum to zero"
     return {
-        "pool": pool,
+        "pool": sum(paid.values(), Decimal(0)),
         "players": [
             {"seat": seat, "place": where[seat][0], "paid": paid[seat], "received": received[seat], "net": net[seat]}
             for seat in sorted(where)

@@ -498,3 +498,17 @@ def test_undo_and_replay_rebuild_the_same_deal():
     assert match.expected()["type"] == "attack" and match.expected()["seat"] == ALA
     replayed = Match.replay(match.header(), match.log)
     assert replayed.view() == match.view()
+
+
+def test_each_deal_lost_pays_the_stake_to_its_winner():
+    match = start()
+    play_rounds(match, DEAL_ONE)  # Ala wins; Bartek deals next
+    match.play({"type": "deal", "trump": "10H"})
+    play_rounds(match, [(1 - seat, cards, beaten) for seat, cards, beaten in DEAL_ONE])  # Bartek wins
+    match.play({"type": "deal", "trump": "10H"})
+    play_rounds(match, DEAL_ONE)  # Ala wins again
+    assert [p["points"] for p in match.view()["players"]] == [2, 1]
+    money = match.settlement()
+    assert [(p["paid"], p["received"], p["net"]) for p in money["players"]] == [
+        ("1.00", "2.00", "1.00"), ("2.00", "1.00", "-1.00")]
+    assert money["transfers"] == [{"from": BARTEK, "to": ALA, "amount": "1.00"}]

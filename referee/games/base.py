@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
@@ -176,6 +177,10 @@ class Game:
 
     def player_view(self, state: Table, seat: int) -> dict:
         return {}
+
+    def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]] | None:
+        """(paid, received) per seat when the game settles otherwise than by the elimination pool."""
+        return None
 
     def ranking(self, state: Table) -> list[list[int]]:
         """Groups of seats, best first; a group shares the places it occupies."""

@@ -35,6 +35,7 @@ so Dureń has no blind claims. The verdicts:
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 
 from ..cards import Card, deck, parse_card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
@@ -329,6 +330,12 @@ class Duren(Game):
         state.record_history(deal.number)
 
     # --- views ---------------------------------------------------------------------------------
+    def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
+        """Each deal lost pays the stake to its winner; a draw pays nothing."""
+        won = {seat: state.scores[seat] * stake for seat in state.seats}
+        lost = {seat: won[1 - seat] for seat in state.seats}
+        return lost, won
+
     def ranking(self, state: Table) -> list[list[int]]:
         """By series points, most first; equal points share their places."""
         points = sorted(set(state.scores), reverse=True)
