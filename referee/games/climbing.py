@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import Card, copies_in_deck, parse_card
+from ..cards import Card, CardError, copies_in_deck, parse_card
 from ..knowledge import Claim, Knowledge
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 from .base import (
@@ -181,7 +181,7 @@ class ClimbingGame(Game):
             if not isinstance(cards, list) or len(cards) != self.hand_size:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {self.hand_size} cards.",
                                    {"hands": {str(seat): cards}})
-            parsed[seat] = [parse_card(card, suited=False) for card in cards]
+            parsed[seat] = [self.parse_card(state, card) for card in cards]
         counts = Counter(card for cards in parsed.values() for card in cards)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         for card, count in counts.items():
@@ -205,13 +205,21 @@ class ClimbingGame(Game):
                                tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands=hands))
 
     # --- play ----------------------------------------------------------------------------------
+    def parse_card(self, state: ClimbTable, text: object) -> Card:
+        """A rank of this game's deck (a joker only where the deck has jokers)."""
+        card = parse_card(text, suited=False)
+        size = self.deck_size(state.options)
+        if not copies_in_deck(size, suited=False)[card]:
+            raise CardError(f"There is no joker in this deck of {size} cards; {text!r} is not one of its cards.")
+        return card
+
     def decide_play(self, state: ClimbTable, command: dict, force: bool) -> Decision:
         deal = state.deal
         if deal is None or deal.over:
             raise Rejected("no_deal", "No deal is being played: log the deal first.")
         seat = seat_of(state, command)
         check_seat_in(state, seat)
-        card = parse_card(command.get("card"), suited=False)
+        card = self.parse_card(state, command.get("card"))
         turn = deal.turn()
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
