@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER = "X"
@@ -86,4 +87,10 @@ def deck(size: int, *, suited: bool = True) -> list[Card]:
 
 def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
     """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers."""
-    return Counter(deck(size, suited=suited))
+    return Counter(_copies_in_deck(size, suited))
+
+
+@cache
+def _copies_in_deck(size: int, suited: bool) -> dict[Card, int]:
+    # the referee asks at every play: count each deck once
+    return dict(Counter(deck(size, suited=suited)))
