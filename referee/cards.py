@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER = "X"
@@ -53,6 +53,12 @@ def parse_card(text: object, *, suited: bool) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"A card is written as text, like 10H or K, not {text!r}.")
+    return _parse_card(text, suited)
+
+
+@lru_cache(maxsize=4096)
+def _parse_card(text: str, suited: bool) -> Card:
+    # every play is read again at each refold and replay: read each spelling once
     raw = text.strip().upper()
     for selector in VARIATION_SELECTORS:
         raw = raw.replace(selector, "")

@@ -331,7 +331,7 @@ class ClimbingGame(Game):
     def exhausted(self, state: ClimbTable, deal: ClimbDeal) -> list[str]:
         """Ranks of which every copy is already played in this deal: no one can play them."""
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
-        return [str(card) for card in sorted(deal.seen, key=self.strength) if deal.seen[card] >= copies[card]]
+        return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
 
     def deal_view(self, state: ClimbTable) -> dict | None:
         deal = state.deal
