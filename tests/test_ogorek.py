@@ -310,11 +310,13 @@ def test_a_forced_wrong_dealer_is_recorded_with_a_warning_and_rotation_goes_on_f
     assert match.expected()["dealer"] == 0
 
 
-def test_naming_the_right_dealer_is_fine():
+@pytest.mark.parametrize("force", [False, True])
+def test_naming_the_right_dealer_is_fine(force):
     match = Match.create("ogorek", ["A", "B", "C"])
     deal_and_finish(match, {0: "2", 1: "3", 2: "4"}, dealer=0)
-    event, warnings, _ = match.play({"type": "deal", "dealer": 1})
-    assert event["dealer"] == 1 and warnings == []
+    event, warnings, _ = match.play({"type": "deal", "dealer": 1, "force": force})
+    assert event == {"type": "deal", "dealer": 1, "seq": 20}  # nothing was forced
+    assert warnings == []
 
 
 @pytest.mark.parametrize("drawn, dealer, leader", [(0, 0, 1), (1, 1, 2), (2, 2, 0)])

@@ -164,7 +164,7 @@ class ClimbingGame(Game):
         hands = self.parse_hands(state, command.get("hands"))
         if hands:
             event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in hands.items()}
-        if force:
+        if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
 
@@ -178,10 +178,12 @@ class ClimbingGame(Game):
             seat = int(key) if isinstance(key, str) and key.isdigit() else key
             seat = seat_of(state, {"seat": seat})
             check_seat_in(state, seat)
+            if seat in parsed:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
             if not isinstance(cards, list) or len(cards) != self.hand_size:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {self.hand_size} cards.",
                                    {"hands": {str(seat): cards}})
-            parsed[seat] = [self.parse_card(state, card) for card in cards]
+            parsed[seat] = [self.read_card(state, card) for card in cards]
         counts = Counter(card for cards in parsed.values() for card in cards)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         for card, count in counts.items():
@@ -205,7 +207,7 @@ class ClimbingGame(Game):
                                tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands=hands))
 
     # --- play ----------------------------------------------------------------------------------
-    def parse_card(self, state: ClimbTable, text: object) -> Card:
+    def read_card(self, state: ClimbTable, text: object) -> Card:
         """A rank of this game's deck (a joker only where the deck has jokers)."""
         card = parse_card(text, suited=False)
         size = self.deck_size(state.options)
@@ -219,7 +221,7 @@ class ClimbingGame(Game):
             raise Rejected("no_deal", "No deal is being played: log the deal first.")
         seat = seat_of(state, command)
         check_seat_in(state, seat)
-        card = self.parse_card(state, command.get("card"))
+        card = self.read_card(state, command.get("card"))
         turn = deal.turn()
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
