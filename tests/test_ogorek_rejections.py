@@ -236,7 +236,7 @@ def test_bad_options(options, problem):
     assert problem in raised.value.message
 
 
-@pytest.mark.parametrize("options", ["limit=30", ["limit"], 5])
+@pytest.mark.parametrize("options", ["limit=30", ["limit"], 5, [], "", 0, False])
 def test_options_are_an_object(options):
     with pytest.raises(InvalidInput) as raised:
         Match.create("ogorek", ["A", "B", "C"], options)
