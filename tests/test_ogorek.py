@@ -11,7 +11,7 @@ from ogorek_helpers import (
     seed_match,
 )
 
-from referee import InvalidInput, Match, Rejected
+from referee import InvalidInput, Match, Rejected, catalogue
 
 
 def names(seats):
@@ -85,6 +85,27 @@ def test_seed_blind_w_plays_6_in_trick_5_and_is_found_when_4_shows():
     assert view["findings"] == [findings[0].as_dict()]
     assert view["deal"]["over"] is True
     assert [p["score"] for p in view["players"]] == [0, 0, 0, 9]
+
+
+def test_packets_change_nothing_the_referee_checks():
+    results = []
+    for packets in (2, 3):
+        match = Match.create("ogorek", SEED_PLAYERS, {"packets": packets})
+        match.play({"type": "deal", "dealer": 0})
+        for trick in SEED_TRICKS:
+            for who, card in trick:
+                play(match, who, card)
+        view = match.view()
+        results.append((view["players"], view["deal"], view["findings"]))
+    assert results[0] == results[1]
+
+
+def test_the_catalogue_lists_every_option_with_its_default():
+    entry = next(game for game in catalogue() if game["game"] == "ogorek")
+    assert (entry["min_players"], entry["max_players"], entry["suited"]) == (2, 8, False)
+    assert {option["name"]: option["default"] for option in entry["options"]} == {
+        "packets": 2, "ace_penalty": 21, "limit": 21, "cut_penalty": 5, "all_out": "share"}
+    assert entry["events"] == ["deal", "end", "penalty", "play"]
 
 
 # --- play: equal or higher than the highest so far, else the lowest ---------------------------------
