@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from .verdicts import InvalidInput
 
@@ -16,6 +17,7 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER = "X"
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+VARIATION_SELECTORS = ("\ufe0e", "\ufe0f")  # phones send ♥ as the emoji ♥️: the symbol and a selector
 COPIES_OF_RANK = 4
 DECK_SIZES = (24, 36, 52, 55)
 FIRST_RANK_OF_DECK = {24: "9", 36: "6", 52: "2", 55: "2"}
@@ -54,7 +56,15 @@ def parse_card(text: object, *, suited: bool) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"A card is written as text, like 10H or K, not {text!r}.")
+    return _parse_card(text, suited)
+
+
+@lru_cache(maxsize=4096)
+def _parse_card(text: str, suited: bool) -> Card:
+    # every play is read again at each refold and replay: read each spelling once
     raw = text.strip().upper()
+    for selector in VARIATION_SELECTORS:
+        raw = raw.replace(selector, "")
     for symbol, letter in SUIT_SYMBOLS.items():
         raw = raw.replace(symbol, letter)
     if raw in (JOKER, "JOKER"):
@@ -66,7 +76,8 @@ def parse_card(text: object, *, suited: bool) -> Card:
         rank = raw
     rank = _RANK_ALIASES.get(rank, rank)
     if rank not in RANKS:
-        raise CardError(f"{text!r} is not a card: write the rank 2-10, J, Q, K or A, then the suit S, H, D or C.")
+        how = "then the suit S, H, D or C, as in 10H" if suited else "as in 10 or K"
+        raise CardError(f"{text!r} is not a card: write the rank 2-10, J, Q, K or A, {how}.")
     if not suited:
         return Card(rank)
     if suit is None:
@@ -85,4 +96,10 @@ def deck(size: int, *, suited: bool = True) -> list[Card]:
 
 def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
     """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers."""
-    return Counter(deck(size, suited=suited))
+    return Counter(_copies_in_deck(size, suited))
+
+
+@cache
+def _copies_in_deck(size: int, suited: bool) -> dict[Card, int]:
+    # the referee asks at every play: count each deck once
+    return dict(Counter(deck(size, suited=suited)))

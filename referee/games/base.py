@@ -123,7 +123,7 @@ class Game:
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, given: dict | None, players: int) -> dict:
         """The options with defaults filled in; a clear error for an unknown or bad one."""
-        given = given or {}
+        given = {} if given is None else given
         if not isinstance(given, dict):
             raise InvalidInput("bad_options", "Options are an object of name: value.")
         known = {option.name: option for option in self.options}

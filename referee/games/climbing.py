@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import Card, copies_in_deck, parse_card
+from ..cards import Card, CardError, copies_in_deck, parse_card
 from ..knowledge import Claim, Knowledge
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 from .base import (
@@ -167,7 +167,7 @@ class ClimbingGame(Game):
         hands = self.parse_hands(state, command.get("hands"))
         if hands:
             event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in hands.items()}
-        if force:
+        if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
 
@@ -181,10 +181,12 @@ class ClimbingGame(Game):
             seat = int(key) if isinstance(key, str) and key.isdigit() else key
             seat = seat_of(state, {"seat": seat})
             check_seat_in(state, seat)
+            if seat in parsed:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
             if not isinstance(cards, list) or len(cards) != self.hand_size:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {self.hand_size} cards.",
                                    {"hands": {str(seat): cards}})
-            parsed[seat] = [parse_card(card, suited=False) for card in cards]
+            parsed[seat] = [self.read_card(state, card) for card in cards]
         counts = Counter(card for cards in parsed.values() for card in cards)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         for card, count in counts.items():
@@ -208,13 +210,21 @@ class ClimbingGame(Game):
                                tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands=hands))
 
     # --- play ----------------------------------------------------------------------------------
+    def read_card(self, state: ClimbTable, text: object) -> Card:
+        """A rank of this game's deck (a joker only where the deck has jokers)."""
+        card = parse_card(text, suited=False)
+        size = self.deck_size(state.options)
+        if not copies_in_deck(size, suited=False)[card]:
+            raise CardError(f"There is no joker in this deck of {size} cards; {text!r} is not one of its cards.")
+        return card
+
     def decide_play(self, state: ClimbTable, command: dict, force: bool) -> Decision:
         deal = state.deal
         if deal is None or deal.over:
             raise Rejected("no_deal", "No deal is being played: log the deal first.")
         seat = seat_of(state, command)
         check_seat_in(state, seat)
-        card = parse_card(command.get("card"), suited=False)
+        card = self.read_card(state, command.get("card"))
         turn = deal.turn()
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
@@ -331,7 +341,7 @@ class ClimbingGame(Game):
     def exhausted(self, state: ClimbTable, deal: ClimbDeal) -> list[str]:
         """Ranks of which every copy is already played in this deal: no one can play them."""
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
-        return [str(card) for card in sorted(deal.seen, key=self.strength) if deal.seen[card] >= copies[card]]
+        return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
 
     def deal_view(self, state: ClimbTable) -> dict | None:
         deal = state.deal

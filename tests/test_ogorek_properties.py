@@ -1,0 +1,265 @@
+"""Random Ogórek at a real table: shuffled decks, real hands, every play through `Match.play`.
+
+The table here keeps its own hands and its own reading of RULES.md §1 (legal cards, the last trick's
+penalty), independent of the engine, and holds the engine's verdicts, scores and money against it.
+"""
+
+import random
+from decimal import Decimal
+
+from hypothesis import assume, given, settings
+from hypothesis import event as count
+from hypothesis import strategies as st
+
+from referee import Match, Rejected
+from referee.cards import RANKS
+
+ORDER = {rank: i for i, rank in enumerate(RANKS)}
+FACE = {"J": 11, "Q": 12, "K": 13}
+
+
+def legal(hand, trick):
+    """The cards of `hand` that may go on `trick`: equal or higher than its highest card, else the lowest."""
+    if not trick:
+        return sorted(set(hand), key=ORDER.get)
+    top = max(ORDER[card] for card in trick)
+    reaching = sorted({card for card in hand if ORDER[card] >= top}, key=ORDER.get)
+    return reaching or [min(hand, key=ORDER.get)]
+
+
+def illegal(hand, trick):
+    return sorted(set(hand) - set(legal(hand, trick)), key=ORDER.get)
+
+
+def value(card, ace_penalty):
+    return ace_penalty if card == "A" else FACE.get(card) or int(card)
+
+
+class Table:
+    """One match at a table: it shuffles, deals, and logs every card through `Match.play`."""
+
+    def __init__(self, rng, players, options, stake, known):
+        self.rng = rng
+        self.known = known
+        self.match = Match.create("ogorek", [f"P{i}" for i in range(players)], options, stake)
+        self.scores = [0] * players
+        self.hands = {}
+        self.seats = []
+        self.trick = []  # (seat, card) of the trick being played
+        self.tricks_left = 0
+        self.deals = 0
+        self.dealer = None
+
+    def penalty(self):
+        seats = self.match.state.seats_in()
+        seat = self.rng.choice(seats)
+        points = self.rng.randint(1, 12)
+        self.match.play({"type": "penalty", "seat": seat, "points": points})
+        self.scores[seat] += points
+
+    def deal(self):
+        """Shuffle and deal six cards to each player in, from the dealer's left; log the deal."""
+        state = self.match.state
+        seats_in = state.seats_in()
+        n = len(state.names)
+        if self.dealer is None:
+            drawn = self.rng.randrange(len(seats_in))
+            dealer, lot = seats_in[drawn], lambda bound: drawn
+        else:
+            dealer = next(seat for seat in [(self.dealer + k) % n for k in range(1, n + 1)] if seat in seats_in)
+            lot = None
+        seats = [seat for seat in [(dealer + k) % n for k in range(1, n + 1)] if seat in seats_in]
+        deck = [rank for rank in RANKS for _ in range(4)]
+        self.rng.shuffle(deck)
+        self.hands = {seat: deck[6 * i:6 * i + 6] for i, seat in enumerate(seats)}
+        command = {"type": "deal"}
+        if self.known:
+            command["hands"] = {str(seat): list(hand) for seat, hand in self.hands.items()}
+        event, warnings, _ = self.match.play(command, lot=lot)
+        assert warnings == []
+        assert event["dealer"] == dealer and state.deal.seats == seats
+        self.dealer = dealer
+        self.seats = seats
+        self.trick = []
+        self.tricks_left = 6
+        self.deals += 1
+        return event
+
+    @property
+    def on_table(self):
+        return [card for _, card in self.trick]
+
+    @property
+    def over(self):
+        return self.tricks_left == 0
+
+    def play(self, card, seat=None, **extra):
+        seat = self.turn() if seat is None else seat
+        event, warnings, findings = self.match.play({"type": "play", "seat": seat, "card": card, **extra})
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) == len(self.seats):
+            self.tricks_left -= 1
+            if self.over:
+                top = max(self.on_table, key=ORDER.get)
+                for loser, last in self.trick:
+                    if last == top:
+                        self.scores[loser] += value(top, self.match.options["ace_penalty"])
+            self.trick = []
+        assert self.match.state.deal.over == self.over
+        return event, warnings, findings
+
+    def turn(self):
+        return self.match.expected()["seat"]
+
+    def play_legal(self):
+        expected = self.match.expected()
+        seat = expected["seat"]
+        cards = legal(self.hands[seat], self.on_table)
+        if self.known:
+            assert expected["legal"] == cards
+        event, warnings, findings = self.play(self.rng.choice(cards), seat)
+        assert warnings == [] and findings == []
+        return event
+
+    def play_deal(self):
+        self.deal()
+        while not self.over:
+            if self.rng.random() < 0.01:
+                self.penalty()
+            self.play_legal()
+
+    def play_match(self):
+        while not self.match.state.finished:
+            assert self.match.state.deals_played < 500
+            if self.rng.random() < 0.1:
+                self.penalty()
+                continue
+            self.play_deal()
+        return self.match
+
+
+options = st.fixed_dictionaries({
+    "packets": st.sampled_from([2, 3]),
+    "ace_penalty": st.sampled_from([21, 1]),
+    "limit": st.integers(1, 40),
+    "cut_penalty": st.integers(1, 30),
+    "all_out": st.sampled_from(["share", "lowest_total"]),
+})
+stakes = st.decimals(min_value=0, max_value=100, places=2).map(str)
+seeds = st.integers(0, 2**64)  # the table's shuffles and choices
+
+
+def winners_by_the_rules(match, scores):
+    """Who takes the pool, worked out from the minus points alone."""
+    limit = match.options["limit"]
+    in_play = [seat for seat, score in enumerate(scores) if score <= limit]
+    if in_play:
+        return in_play
+    gone_earlier = {seat for group in match.state.eliminated for seat in group}
+    last = [seat for seat in match.state.seats if seat not in gone_earlier]
+    if match.options["all_out"] == "share":
+        return last
+    best = min(scores[seat] for seat in last)
+    return [seat for seat in last if scores[seat] == best]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(2, 8), options, stakes, seeds)
+def test_random_legal_matches_blind_and_with_known_hands(players, chosen, stake, seed):
+    results = []
+    for known in (False, True):
+        table = Table(random.Random(seed), players, chosen, stake, known)
+        match = table.play_match()
+        view = match.view()
+        assert view["findings"] == []
+        assert view["status"] == "finished" and view["expected"] is None
+        assert match.state.scores == table.scores
+        winners = [p["seat"] for p in view["players"] if p["place"] == 1]
+        assert winners == winners_by_the_rules(match, table.scores)
+        assert match.game.ranking(match.state)[0] == winners
+        money = view["settlement"]
+        nets = [Decimal(p["net"]) for p in money["players"]]
+        assert sum(nets) == 0
+        assert sum(Decimal(p["paid"]) for p in money["players"]) == Decimal(money["pool"])
+        assert Decimal(stake) == 0 or all(Decimal(p["paid"]) % Decimal(stake) == 0 for p in money["players"])
+        assert Match.replay(match.header(), match.log).view() == view
+        results.append((view["players"], view["history"], money))
+    count(f"{len(winners)} winners")
+    count("some out ex aequo" if any(len(group) > 1 for group in match.state.eliminated) else "out one by one")
+    assert results[0] == results[1], "blind and known hands must come to the same result"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(2, 8), seeds, st.integers(0, 2), st.floats(0, 0.95), st.floats(0, 0.5))
+def test_an_illegal_blind_play_is_found_by_the_end_of_the_deal(players, seed, deals_before, start, more):
+    rng = random.Random(seed)
+    table = Table(rng, players, {}, "1", known=False)
+    for _ in range(deals_before):
+        if not table.match.state.finished:
+            table.play_deal()
+    assume(not table.match.state.finished)
+    table.deal()
+    number = table.deals
+    start = int(start * 6 * len(table.seats))
+    injected = {}
+    plays = 0
+    while not table.over:
+        seat = table.turn()
+        wrong = illegal(table.hands[seat], table.on_table)
+        if wrong and plays >= start and (not injected or rng.random() < more):
+            trick = 7 - table.tricks_left
+            event, warnings, findings = table.play(rng.choice(wrong), seat)
+            assert warnings == [], "a blind play that breaks no provable rule is accepted"
+            assert all(f.seq in injected and f.proof_seq == event["seq"] for f in findings)
+            injected[event["seq"]] = (seat, trick)
+        else:
+            event, warnings, findings = table.play(rng.choice(legal(table.hands[seat], table.on_table)), seat)
+            assert warnings == []
+            assert all(f.seq in injected and f.proof_seq == event["seq"] for f in findings)
+        plays += 1
+    assume(injected)
+    count(f"{len(injected)} illegal plays")
+    found = table.match.view()["findings"]
+    assert sorted(f["seq"] for f in found) == sorted(injected)
+    for finding in found:
+        assert (finding["seat"], finding["trick"]) == injected[finding["seq"]]
+        assert finding["deal"] == number
+        assert finding["proof_seq"] > finding["seq"]
+        assert finding["code"] in ("must_play_higher", "must_play_lowest")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(2, 8), seeds, st.floats(0, 0.95))
+def test_an_illegal_play_with_known_hands_is_rejected_at_once(players, seed, start):
+    rng = random.Random(seed)
+    table = Table(rng, players, {}, "1", known=True)
+    table.deal()
+    start = int(start * 6 * len(table.seats))
+    plays = forced = 0
+    while not table.over:
+        seat = table.turn()
+        wrong = illegal(table.hands[seat], table.on_table)
+        if wrong and plays >= start:
+            card = rng.choice(wrong)
+            before = table.match.seq
+            try:
+                table.match.play({"type": "play", "seat": seat, "card": card})
+            except Rejected as rejected:
+                top = max(map(ORDER.get, table.on_table))
+                can_reach = any(ORDER[held] >= top for held in table.hands[seat])
+                code = "must_play_higher" if can_reach else "must_play_lowest"
+                assert (rejected.code, rejected.forceable, rejected.seat) == (code, True, seat)
+            else:
+                raise AssertionError(f"{card} on {table.on_table} from {table.hands[seat]} was accepted")
+            assert table.match.seq == before
+            if rng.random() < 0.3:
+                event, warnings, findings = table.play(card, seat, force=True)
+                assert [w["code"] for w in warnings] == [code]
+                assert [(f.seq, f.proof_seq) for f in findings] == [(event["seq"], event["seq"])]
+                forced += 1
+                plays += 1
+                continue
+        table.play_legal()
+        plays += 1
+    assert len(table.match.view()["findings"]) == forced
