@@ -214,6 +214,9 @@ def test_the_hands_given_must_fit_the_deck():
     match = new_match(2)
     with pytest.raises(InvalidInput) as caught:
         match.decide({"type": "deal", "dealer": 0, "hands": {"0": ["X", "2", "3", "4", "5", "6", "7"]}})
+    assert caught.value.code == "bad_card"  # no jokers in this deck
+    with pytest.raises(InvalidInput) as caught:
+        match.decide({"type": "deal", "dealer": 0, "hands": {"0": ["2", "2", "2", "2", "2", "6", "7"]}})
     assert caught.value.code == "impossible_hands"
     with pytest.raises(InvalidInput) as caught:
         match.decide({"type": "deal", "dealer": 0, "hands": {"0": ["2", "3", "4", "5", "6", "7"]}})

@@ -229,9 +229,6 @@ class ClimbingGame(Game):
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)[card]
-        if not copies:
-            raise InvalidInput("bad_card", f"This match is played without jokers: there is no {card} in the deck.",
-                               {"card": str(card)})
         if deal.seen[card] + deal.knowledge.held_by_others(seat, card) >= copies:
             where = "played in this deal" if deal.seen[card] >= copies else "played or held by others"
             raise Rejected("card_already_played",
