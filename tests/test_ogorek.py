@@ -445,3 +445,13 @@ def test_the_table_may_end_the_match_and_those_in_share_the_win():
     assert match.view()["status"] == "finished"
     assert places(match) == [3, 1, 1]
     assert [p["net"] for p in match.view()["settlement"]["players"]] == ["-4.00", "2.00", "2.00"]
+
+
+def test_a_penalty_during_an_unfinished_deal_counts_when_the_table_ends_the_match():
+    match = Match.create("ogorek", ["A", "B", "C"], stake="1")
+    match.play({"type": "deal", "dealer": 0})
+    match.play({"type": "penalty", "seat": 2, "points": 22})
+    assert match.state.out == [False, False, False]  # the deal is finished first
+    match.play({"type": "end"})
+    assert places(match) == [1, 1, 3]
+    assert [p["net"] for p in match.view()["settlement"]["players"]] == ["2.00", "2.00", "-4.00"]

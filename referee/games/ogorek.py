@@ -55,8 +55,17 @@ class Ogorek(ClimbingGame):
     def evolve(self, state: ClimbTable, event: dict) -> None:
         if event["type"] == "penalty":
             self.evolve_penalty(state, event)
-        else:
-            super().evolve(state, event)
+            return
+        if event["type"] == "end":
+            # penalties given during an unfinished deal still count: over the limit is out before the end
+            self.eliminate_over_limit(state, state.seats_in())
+            if state.finished:
+                return
+        super().evolve(state, event)
+
+    def eliminate_over_limit(self, state: ClimbTable, seats: list[int]) -> None:
+        limit = state.options["limit"]
+        eliminate(state, [seat for seat in seats if state.scores[seat] > limit], self.all_out_rule(state))
 
     # --- penalties -----------------------------------------------------------------------------
     def decide_penalty(self, state: ClimbTable, command: dict) -> Decision:
@@ -78,8 +87,7 @@ class Ogorek(ClimbingGame):
         deal = state.deal
         if deal is None or deal.over:
             # between deals a penalty counts at once; during a deal, the deal is finished first
-            if state.scores[seat] > state.options["limit"]:
-                eliminate(state, [seat], self.all_out_rule(state))
+            self.eliminate_over_limit(state, [seat])
 
     # --- end of a deal -------------------------------------------------------------------------
     def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
@@ -94,8 +102,7 @@ class Ogorek(ClimbingGame):
             "card": str(losers[0].card),
             "points": penalty_value(losers[0].card.rank, ace_penalty),
         }
-        limit = state.options["limit"]
-        eliminate(state, [seat for seat in deal.seats if state.scores[seat] > limit], self.all_out_rule(state))
+        self.eliminate_over_limit(state, deal.seats)
 
     def all_out_rule(self, state: ClimbTable):
         if state.options["all_out"] == "share":
