@@ -25,20 +25,7 @@ from .base import (
     end_match,
     seat_of,
 )
-
-
-@dataclass
-class Play:
-    seat: int
-    card: Card
-    seq: int
-
-
-@dataclass
-class Trick:
-    number: int
-    lead: int
-    plays: list[Play] = field(default_factory=list)
+from .tricks import Play, Trick
 
 
 @dataclass

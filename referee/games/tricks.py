@@ -35,6 +35,8 @@ def show(cards: Iterable[Card]) -> str:
 
 @dataclass
 class Play:
+    """A card played into a trick: by whom, and as which event."""
+
     seat: int
     card: Card
     seq: int
@@ -42,6 +44,8 @@ class Play:
 
 @dataclass
 class Trick:
+    """A trick: its number in the deal, who led, the cards in order, and who took it once complete."""
+
     number: int
     lead: int
     plays: list[Play] = field(default_factory=list)
