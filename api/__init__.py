@@ -16,6 +16,7 @@ MAX_BODY_BYTES = 64 * 1024
 def create_app(test_config: dict | None = None) -> Flask:
     """The Flask application; `test_config` overrides the defaults (and `REFEREE_DB`)."""
     app = Flask(__name__, static_folder=None)
+    app.url_map.merge_slashes = False  # "//" would be an HTML redirect; here it is a JSON 404
     app.config.from_mapping(
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
