@@ -74,6 +74,18 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def restart(app):
+    """Starts the service again on the same database file: a new app, and a `Table` over it."""
+
+    def again() -> Table:
+        app_again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]})
+        app_again.test_client_class = ContractClient
+        return Table(app_again.test_client())
+
+    return again
+
+
 class Table:
     """Small actions over the API, as a table would take them; each checks the status it expects."""
 
@@ -109,6 +121,16 @@ class Table:
         response = self.client.get(f"/api/matches/{match['id']}/events")
         assert response.status_code == 200, response.get_json()
         return response.get_json()["events"]
+
+
+@pytest.fixture
+def openapi_spec() -> dict:
+    return spec()
+
+
+@pytest.fixture
+def contract_check():
+    return check_contract
 
 
 @pytest.fixture
