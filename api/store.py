@@ -12,6 +12,7 @@ import hmac
 import json
 import secrets
 import sqlite3
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def migrate(path: str) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = connect(path)
     try:
-        db.enable_wal()
+        enable_wal(db)
         db.execute("BEGIN IMMEDIATE")
         try:
             migrations.apply(db)
@@ -73,6 +74,19 @@ def migrate(path: str) -> None:
         db.execute("COMMIT")
     finally:
         db.close()
+
+
+def enable_wal(db: Database) -> None:
+    """WAL mode, waiting for other processes: switching to it does not wait on the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            db.enable_wal()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def get_db() -> Database:
@@ -137,8 +151,10 @@ def header(row: dict) -> dict:
 
 def events(db: Database, match_id: str, upto: int | None = None) -> list[dict]:
     """The log of a match (up to event `upto`, when given), oldest first, each event with its `seq`."""
-    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq <= ? ORDER BY seq",
-                    [match_id, upto if upto is not None else 2**62])
+    sql, params = "SELECT seq, payload FROM events WHERE match_id = ?", [match_id]
+    if upto is not None:
+        sql, params = sql + " AND seq <= ?", [match_id, upto]
+    rows = db.query(sql + " ORDER BY seq", params)
     return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
 
 
