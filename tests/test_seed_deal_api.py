@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
 # The seed's plays, trick by trick ("D" in the Polish text is the queen)
 SEED_TRICKS = [
     [("W", "K"), ("N", "2"), ("E", "3"), ("S", "A")],
@@ -84,3 +89,18 @@ def test_known_hands_reject_w_playing_6_in_trick_5_unless_forced(table):
     assert finding["seq"] == finding["proof_seq"] == forced["event"]["seq"] == 21
     assert forced["event"]["illegal"]["code"] == "must_play_lowest"
     assert [w["code"] for w in forced["warnings"]] == ["must_play_lowest"]
+
+
+def test_the_readme_curl_session_plays_the_seed_deal_and_shows_what_the_api_answers(table):
+    readme = README.read_text(encoding="utf-8")
+    plays = re.findall(r"^play (.*)$", readme, re.M)
+    plays = [tuple(p.split()[1:3]) for line in plays for p in ("play " + line).split(";")]
+    seed = [(str("SWNE".index(seat)), card) for trick in SEED_TRICKS for seat, card in trick]
+    assert plays[0] == ("2", "K") and plays[1:25] == seed
+
+    match = table.new_match(stake="0.50", currency="PLN")
+    table.post_event(match, {"type": "deal", "dealer": 0})
+    assert str(table.play(match, "N", "K", expect=409)["error"]) in readme
+    state = play_tricks(table, match, SEED_TRICKS)["state"]
+    shown = f"{state['deal']['result']} {[(p['name'], p['score']) for p in state['players']]} {state['expected']}"
+    assert shown in readme
