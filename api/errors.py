@@ -1,0 +1,152 @@
+"""The API's errors, and the one handler that answers every error with one JSON shape.
+
+Every error the API sends is `{"error": {"code", "message", "details"}}`: a stable `code` clients can
+translate, a `message` for people, and `details` (always an object) with what the code needs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from flask import Flask, jsonify, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from referee import CardError, InvalidInput, Rejected
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    "An error of the API itself, answered with its own status and code"
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, details: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+
+class BadJson(ApiError):
+    "The body is not a JSON document"
+
+    code = "bad_json"
+
+
+class BadContentType(ApiError):
+    "The body is not sent as application/json"
+
+    code = "bad_content_type"
+
+
+class KeyRequired(ApiError):
+    "A write without the match's key"
+
+    status = 401
+    code = "key_required"
+
+
+class WrongKey(ApiError):
+    "A write with a key that is not the match's"
+
+    status = 403
+    code = "wrong_key"
+
+
+class MatchNotFound(ApiError):
+    "No match has this id"
+
+    status = 404
+    code = "match_not_found"
+
+
+class SeqConflict(ApiError):
+    "The match's log has moved on since the client last looked"
+
+    status = 409
+    code = "seq_conflict"
+
+
+class BadIdempotencyKey(ApiError):
+    "An Idempotency-Key header that is empty, too long or not plain text"
+
+    status = 422
+    code = "bad_idempotency_key"
+
+
+class IdempotencyKeyReused(ApiError):
+    "The same Idempotency-Key sent again with a different request"
+
+    status = 422
+    code = "idempotency_key_reused"
+
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+}
+
+
+def error_response(status: int, code: str, message: str, details: dict | None = None):
+    response = jsonify({"error": {"code": code, "message": message, "details": details or {}}})
+    response.status_code = status
+    return response
+
+
+def handle_error(error: Exception):
+    """Turns any exception raised while answering a request into the one error shape."""
+    if isinstance(error, ApiError):
+        return error_response(error.status, error.code, error.message, error.details)
+    if isinstance(error, Rejected):
+        return error_response(409, error.code, error.message, {"seat": error.seat, "forceable": error.forceable})
+    if isinstance(error, InvalidInput):
+        return error_response(422, error.code, error.message, error.details)
+    if isinstance(error, CardError):
+        return error_response(422, error.code, str(error))
+    if isinstance(error, ValidationError):
+        return validation_error(error)
+    if isinstance(error, HTTPException):
+        return http_error(error)
+    log.exception("unexpected error answering %s %s", request.method, request.path)
+    return error_response(500, "internal_error", "Something went wrong on the server; please try again.")
+
+
+def validation_error(error: ValidationError):
+    details = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+    problems = " ".join(f"{field}: {describe(problem)}" for field, problem in details.items())
+    return error_response(422, "invalid_input", f"The request is not valid: {problems}", details)
+
+
+def describe(problem: object) -> str:
+    """One field's messages (marshmallow nests them in lists and dicts) as one line."""
+    if isinstance(problem, list):
+        return " ".join(describe(item) for item in problem)
+    if isinstance(problem, dict):
+        return ", ".join(f"{key}: {describe(value)}" for key, value in problem.items())
+    return str(problem)
+
+
+def http_error(error: HTTPException):
+    status = error.code or 500
+    code = HTTP_CODES.get(status) or re.sub(r"\W+", "_", (error.name or "error").lower()).strip("_")
+    if status == 404:
+        message = f"There is no {request.path} here; the API lives under /api (see /openapi.yaml)."
+    elif status == 405:
+        message = f"{request.path} does not answer {request.method}."
+    elif status == 413:
+        message = "The request body is too large."
+    else:
+        message = error.description or error.name
+    response = error_response(status, code, message)
+    if status == 405 and getattr(error, "valid_methods", None):
+        response.headers["Allow"] = ", ".join(error.valid_methods)
+    return response
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Exception, handle_error)

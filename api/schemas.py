@@ -1,0 +1,155 @@
+"""The shapes of request bodies: a new match, and one schema per event type.
+
+These check what holds in every game (a seat is a number from 0, a card is written in the API's
+notation, no unknown fields). Whether a game has an event, and every limit that depends on the game or
+the match (the highest seat, the hand size, who may bid what), is the engine's to say.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from referee import CardError, parse_card
+
+MAX_PLAYERS = 8
+MAX_CARDS = 55  # the largest deck: 52 cards and three jokers
+MAX_TEXT = 200
+
+
+class StrictBoolean(fields.Boolean):
+    "true or false, and nothing that merely looks like it"
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class CardText(fields.String):
+    "A card in the API's notation: 10H, QS, K, X"
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if len(text) > 10:
+            raise ValidationError("A card is at most a few characters, like 10H or K.")
+        try:
+            parse_card(text, suited=False)
+        except CardError as exc:
+            raise ValidationError(str(exc)) from None
+        return text
+
+
+class Stake(fields.Field):
+    "A decimal amount of money, written as text (\"0.50\") or as a whole number"
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise ValidationError('Write the stake as text, like "0.50".')
+        if isinstance(value, str) and len(value) > 20:
+            raise ValidationError("The stake is too long to be an amount.")
+        return value
+
+
+def Seat(**kwargs) -> fields.Integer:  # noqa: N802 - a field factory, named like the fields it makes
+    return fields.Integer(strict=True, validate=validate.Range(min=0), **kwargs)
+
+
+class MatchSchema(Schema):
+    """POST /api/matches: the game, the players in clockwise order, options, stake and currency."""
+
+    game = fields.String(required=True, validate=validate.Length(max=MAX_TEXT))
+    players = fields.List(fields.String(), required=True, validate=validate.Length(max=MAX_PLAYERS))
+    options = fields.Dict(keys=fields.String(), allow_none=True)
+    stake = Stake(allow_none=True)
+    currency = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
+
+
+class UndoSchema(Schema):
+    """POST /api/matches/{id}/undo: optionally the seq the client last saw."""
+
+    expect_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class EventSchema(Schema):
+    """What every event may carry: its type, `force` and `expect_seq`."""
+
+    type = fields.String(required=True)
+    force = StrictBoolean()
+    expect_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class DealSchema(EventSchema):
+    dealer = Seat(allow_none=True)
+    hands = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$", error="A seat number.")),
+                        values=fields.List(CardText(), validate=validate.Length(max=MAX_CARDS)),
+                        validate=validate.Length(max=MAX_PLAYERS))
+    trump = CardText(allow_none=True)
+
+
+class PlaySchema(EventSchema):
+    seat = Seat(required=True)
+    card = CardText(required=True)
+
+
+class BidSchema(EventSchema):
+    seat = Seat(required=True)
+    bid = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_CARDS))
+
+
+class ExchangeSchema(EventSchema):
+    seat = Seat(required=True)
+
+
+class AttackSchema(EventSchema):
+    seat = Seat(required=True)
+    cards = fields.List(CardText(), required=True, validate=validate.Length(min=1, max=MAX_CARDS))
+
+
+BeatSchema = Schema.from_dict({"card": CardText(required=True), "with": CardText(required=True)}, name="BeatSchema")
+
+
+class DefendSchema(EventSchema):
+    seat = Seat(required=True)
+    beats = fields.List(fields.Nested(BeatSchema), required=True, validate=validate.Length(max=MAX_CARDS))
+
+
+class PenaltySchema(EventSchema):
+    seat = Seat(required=True)
+    points = fields.Integer(strict=True, validate=validate.Range(min=1))
+    reason = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
+
+
+class EndSchema(EventSchema):
+    pass
+
+
+EVENT_SCHEMAS: dict[str, type[EventSchema]] = {
+    "deal": DealSchema,
+    "play": PlaySchema,
+    "bid": BidSchema,
+    "exchange": ExchangeSchema,
+    "attack": AttackSchema,
+    "defend": DefendSchema,
+    "penalty": PenaltySchema,
+    "end": EndSchema,
+}
+
+
+def load_event(body: object) -> dict:
+    """One event, its shape checked against the schema of its type."""
+    if not isinstance(body, dict):
+        raise ValidationError({"_schema": ["An event is a JSON object with a type."]})
+    kind = body.get("type")
+    if kind == "undo":
+        raise ValidationError({"type": ["Undo has its own route: POST /api/matches/{id}/undo."]})
+    if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
+        raise ValidationError({"type": [f"Must be one of: {', '.join(EVENT_SCHEMAS)}."]})
+    return EVENT_SCHEMAS[kind]().load(body)
+
+
+def load_match(body: object) -> dict:
+    return MatchSchema().load(body if body is not None else {})
+
+
+def load_undo(body: object) -> dict:
+    return UndoSchema().load(body if body is not None else {})

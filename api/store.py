@@ -1,0 +1,186 @@
+"""Storage: the matches and their append-only event logs, in one SQLite file through sqlite-utils.
+
+`events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
+on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
+`synchronous=FULL` it is on disk before the response leaves. One connection per request, kept in `g`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from flask import current_app, g
+from sqlite_utils import Database, Migrations
+
+from referee import Match
+
+from .errors import MatchNotFound
+
+BUSY_TIMEOUT_MS = 10_000
+
+migrations = Migrations("kibic")
+
+
+@migrations()
+def create_matches_and_events(db: Database) -> None:
+    db["matches"].create({
+        "id": str, "game": str, "players": str, "options": str, "stake": str, "currency": str,
+        "created": str, "key_hash": str,
+    }, pk="id", not_null={"game", "players", "options", "stake", "created", "key_hash"})
+    db["events"].create({
+        "match_id": str, "seq": int, "type": str, "payload": str, "created": str,
+        "idempotency_key": str, "request_hash": str,
+    }, pk=("match_id", "seq"), not_null={"match_id", "seq", "type", "payload", "created"},
+        foreign_keys=[("match_id", "matches", "id")])
+    db.execute("CREATE UNIQUE INDEX events_idempotency_key ON events (match_id, idempotency_key) "
+               "WHERE idempotency_key IS NOT NULL")
+
+
+# --- connections ---------------------------------------------------------------------------------
+
+def connect(path: str) -> Database:
+    """A connection to the database file, set for durable writes that wait for each other."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+    db = Database(conn, execute_plugins=False)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def migrate(path: str) -> None:
+    """Creates the folder and the file if missing, turns on WAL and applies pending migrations.
+
+    Several server processes may start at once: the migrations run under a write lock, so one of them
+    applies them and the others find nothing pending.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path)
+    try:
+        enable_wal(db)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            migrations.apply(db)
+        except BaseException:
+            db.rollback()
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
+
+
+def enable_wal(db: Database) -> None:
+    """WAL mode, waiting for other processes: switching to it does not wait on the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            db.enable_wal()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def get_db() -> Database:
+    """This request's connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+# --- keys ----------------------------------------------------------------------------------------
+
+def new_match_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_matches(key: str, key_hash: str) -> bool:
+    return hmac.compare_digest(hash_key(key), key_hash)
+
+
+# --- matches -------------------------------------------------------------------------------------
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def insert_match(db: Database, match_id: str, header: dict, key_hash: str) -> None:
+    with db.atomic():
+        db.execute(
+            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+             header["stake"], header["currency"], now(), key_hash])
+
+
+def match_row(db: Database, match_id: str) -> dict:
+    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    if not rows:
+        raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
+    return rows[0]
+
+
+def header(row: dict) -> dict:
+    return {"game": row["game"], "players": json.loads(row["players"]), "options": json.loads(row["options"]),
+            "stake": row["stake"], "currency": row["currency"]}
+
+
+# --- events --------------------------------------------------------------------------------------
+
+def events(db: Database, match_id: str, upto: int | None = None) -> list[dict]:
+    """The log of a match (up to event `upto`, when given), oldest first, each event with its `seq`."""
+    sql, params = "SELECT seq, payload FROM events WHERE match_id = ?", [match_id]
+    if upto is not None:
+        sql, params = sql + " AND seq <= ?", [match_id, upto]
+    rows = db.query(sql + " ORDER BY seq", params)
+    return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
+
+
+def event(db: Database, match_id: str, seq: int) -> dict:
+    rows = db.query("SELECT payload FROM events WHERE match_id = ? AND seq = ?", [match_id, seq])
+    return {**json.loads(next(rows)["payload"]), "seq": seq}
+
+
+def load_match(db: Database, match_id: str, upto: int | None = None) -> Match:
+    """The match as its header and its log rebuild it (as it stood after event `upto`, when given)."""
+    return Match.replay(header(match_row(db, match_id)), events(db, match_id, upto))
+
+
+def append_event(db: Database, match_id: str, event: dict, idempotency_key: str | None = None,
+                 request_hash: str | None = None) -> None:
+    """Stores `event` (with its `seq`); raises `sqlite3.IntegrityError` if that seq or key is taken."""
+    payload = {key: value for key, value in event.items() if key != "seq"}
+    with db.atomic():
+        db.execute(
+            "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])
+
+
+def idempotent_event(db: Database, match_id: str, idempotency_key: str) -> dict | None:
+    """The event recorded earlier under this Idempotency-Key: its seq and the hash of its request."""
+    rows = list(db.query("SELECT seq, request_hash FROM events WHERE match_id = ? AND idempotency_key = ?",
+                         [match_id, idempotency_key]))
+    return rows[0] if rows else None

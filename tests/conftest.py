@@ -1,0 +1,138 @@
+"""Fixtures: a fresh app and database per test, and a client that holds every response to openapi.yaml.
+
+Every response a test receives through `client` is validated against the contract, so every API test
+is also a contract test. A response to a route the contract does not know (404, 405) must still have
+the error shape.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+import yaml
+from flask.testing import FlaskClient
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from openapi_schema_validator import OAS31Validator
+
+from api import create_app
+
+SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
+SEATS = ["S", "W", "N", "E"]
+
+
+@functools.cache
+def spec() -> dict:
+    return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def contract() -> OpenAPI:
+    config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: yaml.safe_load(data)})
+    return OpenAPI.from_dict(spec(), config=config)
+
+
+class SentRequest(WerkzeugOpenAPIRequest):
+    "The request a response answered, as openapi-core reads it (its body was consumed by the app)"
+
+    @property
+    def body(self) -> bytes:
+        return b""
+
+
+def check_contract(response) -> None:
+    """Fails the test when `response` does not match what openapi.yaml promises for its request."""
+    request = SentRequest(response.request)
+    try:
+        contract().validate_response(request, WerkzeugOpenAPIResponse(response))
+    except (PathNotFound, OperationNotFound):
+        assert response.status_code in (404, 405), f"{request.method} {request.path} is not in openapi.yaml"
+        OAS31Validator(spec()["components"]["schemas"]["Error"]).validate(response.get_json())
+
+
+class ContractClient(FlaskClient):
+    "A test client that validates every response against openapi.yaml"
+
+    def open(self, *args, **kwargs):
+        response = super().open(*args, **kwargs)
+        check_contract(response)
+        return response
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "referee.db")})
+    app.test_client_class = ContractClient
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def restart(app):
+    """Starts the service again on the same database file: a new app, and a `Table` over it."""
+
+    def again() -> Table:
+        app_again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]})
+        app_again.test_client_class = ContractClient
+        return Table(app_again.test_client())
+
+    return again
+
+
+class Table:
+    """Small actions over the API, as a table would take them; each checks the status it expects."""
+
+    def __init__(self, client: FlaskClient):
+        self.client = client
+
+    def new_match(self, players=SEATS, game="ogorek", expect=201, **fields) -> dict:
+        response = self.client.post("/api/matches", json={"game": game, "players": list(players), **fields})
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+    def post_event(self, match: dict, event: dict, expect=201, key: str | None = None, headers=None) -> dict:
+        headers = {"Authorization": f"Bearer {key or match['key']}", **(headers or {})}
+        response = self.client.post(f"/api/matches/{match['id']}/events", json=event, headers=headers)
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+    def undo(self, match: dict, body: dict | None = None, expect=201, headers=None) -> dict:
+        headers = {"Authorization": f"Bearer {match['key']}", **(headers or {})}
+        response = self.client.post(f"/api/matches/{match['id']}/undo", json=body, headers=headers)
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+    def play(self, match: dict, seat: str, card: str, expect=201, **fields) -> dict:
+        return self.post_event(match, {"type": "play", "seat": SEATS.index(seat), "card": card, **fields}, expect)
+
+    def state(self, match: dict) -> dict:
+        response = self.client.get(f"/api/matches/{match['id']}")
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def events(self, match: dict) -> list[dict]:
+        response = self.client.get(f"/api/matches/{match['id']}/events")
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["events"]
+
+
+@pytest.fixture
+def openapi_spec() -> dict:
+    return spec()
+
+
+@pytest.fixture
+def contract_check():
+    return check_contract
+
+
+@pytest.fixture
+def table(client) -> Table:
+    return Table(client)

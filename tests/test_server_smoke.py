@@ -1,0 +1,101 @@
+"""A real gunicorn on a free loopback port and a temporary database: a match played over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+STARTUP_SECONDS = 30
+LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
+
+
+@pytest.fixture
+def server(tmp_path):
+    """gunicorn on 127.0.0.1, on a port the system picks; yields the base URL and stops the server after."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    env = {**os.environ, "REFEREE_DB": str(tmp_path / "data" / "referee.db")}
+    process = subprocess.Popen(
+        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "2", "api:create_app()"],
+        cwd=Path(__file__).resolve().parents[1], env=env, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=pass_lines, args=(process.stderr, lines), daemon=True)
+    reader.start()
+    try:
+        yield f"http://127.0.0.1:{wait_until_listening(lines)}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        reader.join(timeout=5)
+
+
+def pass_lines(stream, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+
+
+def wait_until_listening(lines: queue.Queue) -> str:
+    """The port from gunicorn's "Listening at" line; the workers accept requests once they have the app."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        seen.append(line)
+        found = LISTENING.search(line)
+        if found:
+            return found.group(1)
+    raise RuntimeError("gunicorn did not start listening:\n" + "".join(seen))
+
+
+def call(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.loads(error.read())
+
+
+@pytest.mark.server
+def test_a_match_over_real_http(server, tmp_path):
+    status, match = call(server, "POST", "/api/matches", {"game": "ogorek", "players": ["S", "W", "N", "E"],
+                                                          "stake": "0.50", "currency": "PLN"})
+    assert status == 201
+    events = f"/api/matches/{match['id']}/events"
+    key = match["key"]
+
+    assert call(server, "POST", events, {"type": "deal", "dealer": 0}, key)[0] == 201
+    for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A")]:
+        status, answer = call(server, "POST", events, {"type": "play", "seat": seat, "card": card}, key)
+        assert status == 201, answer
+    assert answer["state"]["deal"]["tricks"][0]["winner"] == 0
+
+    assert call(server, "POST", events, {"type": "play", "seat": 1, "card": "9"}, key)[1]["error"]["code"] == (
+        "not_your_turn")
+    assert call(server, "POST", events, {"type": "play", "seat": 0, "card": "9"})[0] == 401
+    for _ in range(3):  # requests land on both workers: all see the same state
+        status, state = call(server, "GET", f"/api/matches/{match['id']}")
+        assert (status, state["seq"], state["expected"]["seat"]) == (200, 5, 0)
+    assert (tmp_path / "data" / "referee.db").exists()
