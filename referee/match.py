@@ -86,6 +86,7 @@ class Match:
             kinds = ", ".join(sorted(self.game.event_types | {"undo"}))
             raise InvalidInput("bad_event_type", f"{self.game.title} has no event {kind!r}; it has: {kinds}.",
                                {"type": kind})
+        self.game.check_fields(command)
         return self.game.decide(self.state, command, lot)
 
     def record(self, event: dict, seq: int | None = None) -> list[Finding]:

@@ -14,6 +14,9 @@ from typing import Any
 
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 
+COMMON_FIELDS = frozenset({"type", "force", "expect_seq"})
+"""What any event may carry: its type, `force`, and the `expect_seq` of the API."""
+
 Lot = Callable[[int], int]
 """Draws a number 0 <= n < bound: how chance (a dealer drawn by lot) enters; its result is stored."""
 
@@ -119,6 +122,8 @@ class Game:
     suited: bool = True
     options: tuple[Option, ...] = ()
     event_types: frozenset[str] = frozenset()
+    event_fields: dict[str, frozenset[str]] = {}
+    """The fields each event type of the game reads, besides `type` and `force`."""
 
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, given: dict | None, players: int) -> dict:
@@ -160,6 +165,17 @@ class Game:
         }
 
     # --- the fold ------------------------------------------------------------------------------
+    def check_fields(self, command: dict) -> None:
+        """Refuses a field the game does not read in this event, rather than drop it unseen."""
+        kind = command.get("type")
+        used = self.event_fields.get(kind, frozenset())
+        unused = sorted(name for name, value in command.items()
+                        if value is not None and name not in COMMON_FIELDS and name not in used)
+        if unused:
+            takes = ", ".join(sorted(used)) or "nothing but its type"
+            raise InvalidInput("unused_field", f"{self.title}: a {kind} event takes {takes}, not {', '.join(unused)}.",
+                               {"type": kind, "fields": unused})
+
     def new_state(self, names: list[str], options: dict) -> Table:
         raise NotImplementedError
 

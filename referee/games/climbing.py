@@ -70,7 +70,8 @@ class ClimbingGame(Game):
     suited = False
     hand_size = 6
     rank_order: tuple[str, ...] = ()
-    event_types = frozenset({"deal", "play", "end"})
+    event_fields = {"deal": frozenset({"dealer", "hands"}), "play": frozenset({"seat", "card"}), "end": frozenset()}
+    event_types = frozenset(event_fields)
 
     # --- what each game says -------------------------------------------------------------------
     def deck_size(self, options: dict) -> int:

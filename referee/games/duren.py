@@ -69,7 +69,9 @@ class Duren(Game):
     min_players = 2
     max_players = 2
     suited = True
-    event_types = frozenset({"deal", "exchange", "attack", "defend", "end"})
+    event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "exchange": frozenset({"seat"}),
+                    "attack": frozenset({"seat", "cards"}), "defend": frozenset({"seat", "beats"}), "end": frozenset()}
+    event_types = frozenset(event_fields)
     options = (
         Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
     )

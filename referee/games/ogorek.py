@@ -32,7 +32,8 @@ class Ogorek(ClimbingGame):
     max_players = 8
     hand_size = 6
     rank_order = RANKS
-    event_types = frozenset({"deal", "play", "penalty", "end"})
+    event_fields = {**ClimbingGame.event_fields, "penalty": frozenset({"seat", "points", "reason"})}
+    event_types = frozenset(event_fields)
     options = (
         Option("packets", "integer", 2, "The dealer gives the cards in packets of 2 (Małopolska) or 3 (Mazovia).",
                choices=(2, 3)),

@@ -45,7 +45,6 @@ class Ogurets(ClimbingGame):
     max_players = 7
     hand_size = 7
     rank_order = RANK_ORDER
-    event_types = frozenset({"deal", "play", "end"})
     options = (
         Option("jokers", "integer", 0, "Play with 3 jokers (a 55-card deck): the joker ranks above the king and is "
                "worth 15 points.", choices=(0, 3)),

@@ -110,7 +110,9 @@ class OhHell(Game):
     min_players = 3
     max_players = 7
     suited = True
-    event_types = frozenset({"deal", "bid", "play", "end"})
+    event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "bid": frozenset({"seat", "bid"}),
+                    "play": frozenset({"seat", "card"}), "end": frozenset()}
+    event_types = frozenset(event_fields)
     options = (
         Option("sequence", "sequence", "up", "Hand sizes: up (1, 2, ... max), down (max ... 1), up_down "
                "(1 ... max ... 1), down_up (max ... 1 ... max), or a list of hand sizes. Max by players: "

@@ -1,0 +1,52 @@
+"""A field that the game does not read in an event is refused with 422 `unused_field`, never dropped unseen."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import GAMES, InvalidInput, Match
+
+PLAYERS = {"ogorek": ["S", "W", "N"], "ogurets": ["S", "W", "N"], "oh_hell": ["S", "W", "N"], "duren": ["S", "W"]}
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda game: game.name)
+def test_every_event_of_every_game_says_which_fields_it_reads(game):
+    assert set(game.event_fields) == set(game.event_types)
+
+
+@pytest.mark.parametrize("game", ["ogorek", "ogurets"])
+def test_a_trump_in_a_game_without_suits_is_refused(game):
+    match = Match.create(game, PLAYERS[game])
+    with pytest.raises(InvalidInput) as caught:
+        match.play({"type": "deal", "dealer": 0, "trump": "9S"})
+    assert caught.value.code == "unused_field"
+    assert caught.value.details == {"type": "deal", "fields": ["trump"]}
+    assert "trump" in caught.value.message and "dealer, hands" in caught.value.message
+    assert match.seq == 0
+
+
+@pytest.mark.parametrize("game", ["ogorek", "ogurets"])
+def test_a_trump_given_as_null_is_no_trump_at_all(game):
+    match = Match.create(game, PLAYERS[game])
+    event, _, _ = match.play({"type": "deal", "dealer": 0, "trump": None})
+    assert event == {"type": "deal", "dealer": 0, "seq": 1}
+
+
+@pytest.mark.parametrize(("game", "command"), [
+    ("ogorek", {"type": "play", "seat": 1, "card": "K", "bid": 2}),
+    ("oh_hell", {"type": "bid", "seat": 1, "bid": 0, "card": "KS"}),
+    ("duren", {"type": "end", "seat": 0}),
+    ("duren", {"type": "deal", "dealer": 0, "trump": "9S", "packets": 2}),
+])
+def test_any_field_the_event_does_not_read_is_refused(game, command):
+    with pytest.raises(InvalidInput) as caught:
+        Match.create(game, PLAYERS[game]).decide(command)
+    assert caught.value.code == "unused_field"
+
+
+def test_over_the_api_a_trump_in_an_ogorek_deal_is_422(table):
+    match = table.new_match()
+    refused = table.post_event(match, {"type": "deal", "dealer": 0, "trump": "QS"}, expect=422)
+    assert refused["error"]["code"] == "unused_field"
+    assert refused["error"]["message"] == "Ogórek: a deal event takes dealer, hands, not trump."
+    assert table.state(match)["seq"] == 0
