@@ -244,8 +244,21 @@ def test_out_only_when_minus_points_exceed_the_limit(limit, before, last, total,
 def test_penalty_without_points_is_the_cut_penalty(options, points):
     match = Match.create("ogorek", ["A", "B", "C"], options)
     event, _, _ = match.play({"type": "penalty", "seat": 1})
-    assert event == {"type": "penalty", "seat": 1, "points": points, "reason": "cut the deck", "seq": 1}
+    assert event == {"type": "penalty", "seat": 1, "points": points, "seq": 1}
     assert match.state.scores == [0, points, 0]
+
+
+@pytest.mark.parametrize(("command", "recorded"), [
+    ({"points": 3}, {}),
+    ({"points": 3, "reason": None}, {}),
+    ({"points": 3, "reason": "  "}, {}),
+    ({"reason": "cut the deck"}, {"reason": "cut the deck"}),
+    ({"points": 3, "reason": " swore at the dealer "}, {"reason": "swore at the dealer"}),
+])
+def test_a_penalty_records_its_reason_only_when_one_is_given(command, recorded):
+    match = Match.create("ogorek", ["A", "B", "C"])
+    event, _, _ = match.play({"type": "penalty", "seat": 1, **command})
+    assert {key: value for key, value in event.items() if key == "reason"} == recorded
 
 
 def test_penalty_with_its_own_points_and_reason():

@@ -80,4 +80,4 @@ def test_the_log_records_events_as_the_referee_normalised_them(table):
     deal, play, penalty = table.events(match)
     assert deal["hands"] == {"1": ["K", "K", "7", "6", "4", "10"]}
     assert play["card"] == "K"
-    assert penalty == {"seq": 3, "type": "penalty", "seat": 2, "points": 5, "reason": "cut the deck", "undone_by": None}
+    assert penalty == {"seq": 3, "type": "penalty", "seat": 2, "points": 5, "undone_by": None}

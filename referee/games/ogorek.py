@@ -77,10 +77,13 @@ class Ogorek(ClimbingGame):
         if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_PENALTY_POINTS:
             raise InvalidInput("bad_points", f"points must be a whole number from 1 to {MAX_PENALTY_POINTS}.",
                                {"points": points})
-        reason = command.get("reason") or "cut the deck"
-        if not isinstance(reason, str) or len(reason) > 200:
+        reason = command.get("reason")
+        if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
             raise InvalidInput("bad_reason", "reason is a short text (at most 200 characters).")
-        return Decision({"type": "penalty", "seat": seat, "points": points, "reason": reason})
+        event = {"type": "penalty", "seat": seat, "points": points}
+        if reason and reason.strip():
+            event["reason"] = reason.strip()  # only when given: the points alone say nothing of why
+        return Decision(event)
 
     def evolve_penalty(self, state: ClimbTable, event: dict) -> None:
         seat = event["seat"]
