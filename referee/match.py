@@ -9,6 +9,7 @@ state is folded again from the log, so the same log always rebuilds the same sta
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 
 from .games import get_game
@@ -185,6 +186,9 @@ def check_players(game: Game, players: object) -> list[str]:
         if not 1 <= len(name) <= MAX_NAME_LENGTH:
             raise InvalidInput("bad_players", f"A player's name has 1 to {MAX_NAME_LENGTH} characters.",
                                {"name": name[:MAX_NAME_LENGTH + 10]})
+        if any(unicodedata.category(char) == "Cc" for char in name):
+            raise InvalidInput("bad_players", f"A player's name cannot hold control characters (a line break, a tab, "
+                               f"...): {name!r}.", {"name": name})
     folded = [name.casefold() for name in names]
     if len(set(folded)) != len(folded):
         raise InvalidInput("bad_players", "Two players have the same name; give each a name of their own.")
