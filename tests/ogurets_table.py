@@ -58,6 +58,7 @@ class Deal:
         self.lead = self.order[0]
         self.table: list[tuple[int, str]] = []
         self.points = dict.fromkeys(self.seats, 0)
+        self.tricks = dict.fromkeys(self.seats, 0)
 
     def turn(self) -> int:
         start = self.order.index(self.lead)
@@ -72,6 +73,7 @@ class Deal:
         if len(self.table) == len(self.order):
             self.lead = taker(self.table)
             self.points[self.lead] += sum(POINTS[card] for _, card in self.table)
+            self.tricks[self.lead] += 1
             self.table = []
 
 
