@@ -122,6 +122,12 @@ def try_impossible(match: Match, table: Table, seat: int, command: Callable[[str
 
 
 def play_deal(match: Match, table: Table) -> None:
+    """A whole deal: dealt, the nine of trumps swapped half the time it can be, and played out."""
+    start_deal(match, table)
+    play_out(match, table)
+
+
+def start_deal(match: Match, table: Table) -> None:
     match.play({"type": "deal", "dealer": table.dealer, "trump": str(table.face_up)})
     check_against(match, table)
     nine = Card("9", table.trump)
@@ -132,6 +138,10 @@ def play_deal(match: Match, table: Table) -> None:
         match.play({"type": "exchange", "seat": holder})
         table.exchange(holder)
         check_against(match, table)
+
+
+def play_out(match: Match, table: Table) -> None:
+    """Random legal rounds to the end of the deal, each attack tried first with cards out of reach."""
     while not table.over():
         expected = match.expected()
         assert (expected["type"], expected["seat"]) == ("attack", table.attacker)
