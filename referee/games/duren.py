@@ -199,6 +199,8 @@ class Duren(Game):
         parsed: dict[int, list[Card]] = {}
         for key, texts in hands.items():
             seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
+            if seat in parsed:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
             if not isinstance(texts, list) or len(texts) != HAND_SIZE:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {HAND_SIZE} cards.",
                                    {"hands": {str(seat): texts}})

@@ -222,6 +222,8 @@ class OhHell(Game):
         parsed: dict[int, list[Card]] = {}
         for key, cards in hands.items():
             seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
+            if seat in parsed:
+                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
             if not isinstance(cards, list) or len(cards) != size:
                 raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {size} cards.",
                                    {"hands": {str(seat): cards}})

@@ -1,4 +1,5 @@
-"""A field that the game does not read in an event is refused with 422 `unused_field`, never dropped unseen."""
+"""Nothing the table sends is dropped unseen: a field the game does not read in an event is refused with 422
+`unused_field`, and a hand given twice for one seat with 422 `bad_hands`."""
 
 from __future__ import annotations
 
@@ -50,3 +51,16 @@ def test_over_the_api_a_trump_in_an_ogorek_deal_is_422(table):
     assert refused["error"]["code"] == "unused_field"
     assert refused["error"]["message"] == "Ogórek: a deal event takes dealer, hands, not trump."
     assert table.state(match)["seq"] == 0
+
+
+@pytest.mark.parametrize(("game", "deal"), [
+    ("ogorek", {"hands": {"1": ["2", "3", "4", "5", "6", "7"], "01": ["8", "9", "10", "J", "Q", "K"]}}),
+    ("oh_hell", {"trump": "9H", "hands": {"1": ["2S"], "01": ["3S"]}}),
+    ("duren", {"trump": "9H", "hands": {"1": ["9S", "10S", "JS", "QS", "KS"], "01": ["9D", "10D", "JD", "QD", "KD"]}}),
+])
+def test_a_hand_given_twice_for_one_seat_is_refused(game, deal):
+    match = Match.create(game, PLAYERS[game])
+    with pytest.raises(InvalidInput) as caught:
+        match.play({"type": "deal", "dealer": 0, **deal})
+    assert (caught.value.code, caught.value.details) == ("bad_hands", {"seat": 1})
+    assert caught.value.message == "W's hand is given twice."
