@@ -23,7 +23,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
-    store.migrate(app.config["DATABASE"])
+    store.open_store(app)
     app.teardown_appcontext(store.close_db)
     errors.register(app)
     app.register_blueprint(views.bp)

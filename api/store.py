@@ -3,6 +3,9 @@
 `events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
 on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
 `synchronous=FULL` it is on disk before the response leaves. One connection per request, kept in `g`.
+
+Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
+or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
 """
 
 from __future__ import annotations
@@ -10,20 +13,24 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from flask import current_app, g
+from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
 
 from referee import Match
 
-from .errors import MatchNotFound
+from .errors import MatchNotFound, storage_unavailable
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+NOT_MIGRATED = "kibic.store_not_migrated"
 
 migrations = Migrations("kibic")
 
@@ -45,9 +52,13 @@ def create_matches_and_events(db: Database) -> None:
 
 # --- connections ---------------------------------------------------------------------------------
 
-def connect(path: str) -> Database:
-    """A connection to the database file, set for durable writes that wait for each other."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+def connect(path: str, mode: str = "rw") -> Database:
+    """A connection to the database file, set for durable writes that wait for each other.
+
+    `mode` is SQLite's: "rw" opens the file only if it exists, "rwc" creates it, "ro" only reads it.
+    """
+    uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
     db = Database(conn, execute_plugins=False)
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA synchronous = FULL")
@@ -62,7 +73,7 @@ def migrate(path: str) -> None:
     applies them and the others find nothing pending.
     """
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = connect(path)
+    db = connect(path, mode="rwc")
     try:
         enable_wal(db)
         db.execute("BEGIN IMMEDIATE")
@@ -89,10 +100,27 @@ def enable_wal(db: Database) -> None:
             time.sleep(0.02)
 
 
+def open_store(app: Flask) -> None:
+    """Migrates the app's database at start. When its storage is out of order the app starts all the same,
+    answers 503 and migrates on the first request that finds the storage back: no restart needed."""
+    try:
+        migrate(app.config["DATABASE"])
+    except (sqlite3.Error, OSError) as exc:
+        log.error("cannot open the database %s (requests answer 503 until it can): %s", app.config["DATABASE"], exc)
+        app.extensions[NOT_MIGRATED] = True
+
+
 def get_db() -> Database:
     """This request's connection, opened on first use."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        if current_app.extensions.get(NOT_MIGRATED):
+            try:
+                migrate(path)
+            except OSError as exc:
+                raise storage_unavailable("missing", "the database folder cannot be made") from exc
+            current_app.extensions.pop(NOT_MIGRATED, None)
+        g.db = connect(path)
     return g.db
 
 
