@@ -10,6 +10,7 @@ or folder gone missing is a fault (answered 503), not a fresh empty store that w
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -48,6 +49,16 @@ def create_matches_and_events(db: Database) -> None:
         foreign_keys=[("match_id", "matches", "id")])
     db.execute("CREATE UNIQUE INDEX events_idempotency_key ON events (match_id, idempotency_key) "
                "WHERE idempotency_key IS NOT NULL")
+
+
+@migrations()
+def remember_idempotent_creations(db: Database) -> None:
+    """A match created with an Idempotency-Key keeps the key's hash and its request's hash, so that a retry
+    finds it; the key itself is never stored (it is the secret the match key is derived from)."""
+    db["matches"].add_column("idempotency_key_hash", str)
+    db["matches"].add_column("request_hash", str)
+    db.execute("CREATE UNIQUE INDEX matches_idempotency_key ON matches (idempotency_key_hash) "
+               "WHERE idempotency_key_hash IS NOT NULL")
 
 
 # --- connections ---------------------------------------------------------------------------------
@@ -133,11 +144,20 @@ def close_db(_error: BaseException | None = None) -> None:
 # --- keys ----------------------------------------------------------------------------------------
 
 def new_match_id() -> str:
+    """128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
 
 
 def new_key() -> str:
+    """256 random bits, URL-safe: the match key when the creation carries no Idempotency-Key."""
     return secrets.token_urlsafe(32)
+
+
+def derived_key(idempotency_key: str, match_id: str) -> str:
+    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by that secret over the
+    match id. A retry of the creation can give the same key again while only hashes are stored."""
+    digest = hmac.new(idempotency_key.encode(), b"kibic match key\0" + match_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def hash_key(key: str) -> str:
@@ -145,6 +165,7 @@ def hash_key(key: str) -> str:
 
 
 def key_matches(key: str, key_hash: str) -> bool:
+    """Whether `key` is the one hashed in `key_hash`; the comparison takes the same time whatever differs."""
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
@@ -154,13 +175,21 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def insert_match(db: Database, match_id: str, header: dict, key_hash: str) -> None:
+def insert_match(db: Database, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                 request_hash: str | None = None) -> None:
+    """Stores a new match; raises `sqlite3.IntegrityError` if its Idempotency-Key already made one."""
     with db.atomic():
         db.execute(
-            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+            "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-             header["stake"], header["currency"], now(), key_hash])
+             header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+
+
+def idempotent_match(db: Database, idempotency_key_hash: str) -> dict | None:
+    """The match created earlier with this Idempotency-Key (by its hash)."""
+    rows = list(db.query("SELECT * FROM matches WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+    return rows[0] if rows else None
 
 
 def match_row(db: Database, match_id: str) -> dict:
