@@ -4,6 +4,13 @@
 on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
 `synchronous=FULL` it is on disk before the response leaves. One connection per request, kept in `g`.
 
+That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
+inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
+lock while the referee decides (the unique index on a creation's Idempotency-Key does the same for
+matches). Each write transaction is a single INSERT: it takes the write lock at its first statement and
+waits up to the busy timeout for it, as `BEGIN IMMEDIATE` would (migrations, which read then write,
+use `BEGIN IMMEDIATE`).
+
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
 """
