@@ -178,11 +178,11 @@ def authorize(match_id: str) -> None:
 
 
 def json_body(optional: bool = False) -> object:
-    """The request's JSON body (None when `optional` and empty); 400 when it is not JSON."""
+    """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
     data = request.get_data(cache=True)
     if not data.strip():
         if optional:
-            return None
+            return {}
         raise BadJson("The request has no body; send it as JSON.")
     if not request.is_json:
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
