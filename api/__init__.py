@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from . import errors, store, views
+from . import errors, security, store, views
 
 __all__ = ["create_app"]
 
@@ -26,5 +26,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.open_store(app)
     app.teardown_appcontext(store.close_db)
     errors.register(app)
+    security.register(app)
     app.register_blueprint(views.bp)
     return app

@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 NOT_MIGRATED = "kibic.store_not_migrated"
+LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
 migrations = Migrations("kibic")
 
@@ -77,8 +78,7 @@ def connect(path: str, mode: str = "rw") -> Database:
     """
     uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-    db = Database(conn, execute_plugins=False)
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db = Database(conn, execute_plugins=False)  # the timeout above is SQLite's busy timeout
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
@@ -215,10 +215,8 @@ def header(row: dict) -> dict:
 
 def events(db: Database, match_id: str, upto: int | None = None) -> list[dict]:
     """The log of a match (up to event `upto`, when given), oldest first, each event with its `seq`."""
-    sql, params = "SELECT seq, payload FROM events WHERE match_id = ?", [match_id]
-    if upto is not None:
-        sql, params = sql + " AND seq <= ?", [match_id, upto]
-    rows = db.query(sql + " ORDER BY seq", params)
+    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq <= ? ORDER BY seq",
+                    [match_id, LAST_SEQ if upto is None else upto])
     return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
 
 

@@ -95,8 +95,9 @@ def create_once(idempotency_key: str, body: object, match: Match):
 
 
 def created(match_id: str, match: Match, key: str):
+    """201 with the match and its key; no cache along the way may keep the key."""
     location = url_for("api.get_match", match_id=match_id)
-    return {**state(match_id, match), "key": key}, 201, {"Location": location}
+    return {**state(match_id, match), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @bp.post("/api/matches/<match_id>/events")
