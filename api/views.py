@@ -90,8 +90,8 @@ def create_once(idempotency_key: str, body: object, match: Match):
             return created(match_id, match, key)
     if not hmac.compare_digest(earlier["request_hash"], digest):
         raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
-    return created(earlier["id"], Match.replay(store.header(earlier), []), store.derived_key(idempotency_key,
-                                                                                          earlier["id"]))
+    first_id = earlier["id"]
+    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(idempotency_key, first_id))
 
 
 def created(match_id: str, match: Match, key: str):
