@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from . import errors, store, views
+from . import errors, security, store, views
 
 __all__ = ["create_app"]
 
@@ -23,8 +23,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
-    store.migrate(app.config["DATABASE"])
+    store.open_store(app)
     app.teardown_appcontext(store.close_db)
     errors.register(app)
+    security.register(app)
     app.register_blueprint(views.bp)
     return app

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 
 from flask import Flask, jsonify, request
 from marshmallow import ValidationError
@@ -84,6 +85,61 @@ class IdempotencyKeyReused(ApiError):
     code = "idempotency_key_reused"
 
 
+class StorageBusy(ApiError):
+    "The database stayed locked by other writers for longer than the busy timeout"
+
+    status = 503
+    code = "storage_busy"
+
+
+class StorageUnavailable(ApiError):
+    "The database cannot be opened, read or written: a read-only, full, corrupt or missing file"
+
+    status = 503
+    code = "storage_unavailable"
+
+
+BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+STORAGE_FAULTS = {
+    sqlite3.SQLITE_READONLY: ("read_only", "the database file or its folder is read-only"),
+    sqlite3.SQLITE_PERM: ("read_only", "the database file or its folder is read-only"),
+    sqlite3.SQLITE_FULL: ("disk_full", "the disk is full"),
+    sqlite3.SQLITE_CORRUPT: ("corrupt", "the database file is damaged"),
+    sqlite3.SQLITE_NOTADB: ("corrupt", "the database file is damaged"),
+    sqlite3.SQLITE_CANTOPEN: ("missing", "the database file or its folder is missing"),
+    sqlite3.SQLITE_IOERR: ("io_error", "the disk reports an error"),
+    sqlite3.SQLITE_PROTOCOL: ("io_error", "the disk reports an error"),
+    sqlite3.SQLITE_NOMEM: ("io_error", "the server is out of memory"),
+}
+
+
+def storage_error(error: sqlite3.Error) -> ApiError | None:
+    """The 503 for a database that is busy or out of order; None for an error that is a bug."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return None
+    primary = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if primary in BUSY:
+        return StorageBusy("The server is too busy writing other matches just now; try again in a moment. "
+                           "Nothing was recorded by this request.")
+    if primary in STORAGE_FAULTS:
+        reason, cause = STORAGE_FAULTS[primary]
+    elif str(error).startswith("no such table"):
+        reason, cause = "corrupt", "the database file is not Kibic's"
+    else:
+        return None
+    return storage_unavailable(reason, cause)
+
+
+def storage_unavailable(reason: str, cause: str) -> StorageUnavailable:
+    """The 503 for storage out of order; `cause` says what is wrong in a few plain words."""
+    if request.method in ("GET", "HEAD"):
+        message = f"The matches cannot be read now: {cause}. Try again once the server's storage is fixed."
+    else:
+        message = (f"Nothing was recorded: the matches cannot be written now, {cause}. Try again once the "
+                   "server's storage is fixed; a retry with the same Idempotency-Key is safe.")
+    return StorageUnavailable(message, {"reason": reason})
+
+
 HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
@@ -100,6 +156,13 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
 
 def handle_error(error: Exception):
     """Turns any exception raised while answering a request into the one error shape."""
+    if isinstance(error, sqlite3.Error) and (unavailable := storage_error(error)):
+        log.error("storage failure answering %s %s: %s", request.method, request.path, error)
+        error = unavailable
+    if isinstance(error, (StorageBusy, StorageUnavailable)):
+        response = error_response(error.status, error.code, error.message, error.details)
+        response.headers["Retry-After"] = "1" if isinstance(error, StorageBusy) else "30"
+        return response
     if isinstance(error, ApiError):
         return error_response(error.status, error.code, error.message, error.details)
     if isinstance(error, Rejected):

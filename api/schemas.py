@@ -25,6 +25,18 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class WholeNumber(fields.Integer):
+    "A whole number: 2, and 2.0 (the same JSON number, an integer in JSON Schema); not 2.5, \"2\" or true"
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
 class CardText(fields.String):
     "A card in the API's notation: 10H, QS, K, X"
 
@@ -43,6 +55,8 @@ class Stake(fields.Field):
     "A decimal amount of money, written as text (\"0.50\") or as a whole number"
 
     def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise ValidationError('Write the stake as text, like "0.50".')
         if isinstance(value, str) and len(value) > 20:
@@ -51,11 +65,13 @@ class Stake(fields.Field):
 
 
 def Seat(**kwargs) -> fields.Integer:  # noqa: N802 - a field factory, named like the fields it makes
-    return fields.Integer(strict=True, validate=validate.Range(min=0), **kwargs)
+    return WholeNumber(validate=validate.Range(min=0), **kwargs)
 
 
 class MatchSchema(Schema):
     """POST /api/matches: the game, the players in clockwise order, options, stake and currency."""
+
+    error_messages = {"type": "A new match is a JSON object with the game and the players."}
 
     game = fields.String(required=True, validate=validate.Length(max=MAX_TEXT))
     players = fields.List(fields.String(), required=True, validate=validate.Length(max=MAX_PLAYERS))
@@ -67,7 +83,9 @@ class MatchSchema(Schema):
 class UndoSchema(Schema):
     """POST /api/matches/{id}/undo: optionally the seq the client last saw."""
 
-    expect_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+    error_messages = {"type": 'An undo has no body, or a JSON object such as {"expect_seq": 7}.'}
+
+    expect_seq = WholeNumber(validate=validate.Range(min=0))
 
 
 class EventSchema(Schema):
@@ -75,7 +93,7 @@ class EventSchema(Schema):
 
     type = fields.String(required=True)
     force = StrictBoolean()
-    expect_seq = fields.Integer(strict=True, validate=validate.Range(min=0))
+    expect_seq = WholeNumber(validate=validate.Range(min=0))
 
 
 class DealSchema(EventSchema):
@@ -93,7 +111,7 @@ class PlaySchema(EventSchema):
 
 class BidSchema(EventSchema):
     seat = Seat(required=True)
-    bid = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_CARDS))
+    bid = WholeNumber(required=True, validate=validate.Range(min=0, max=MAX_CARDS))
 
 
 class ExchangeSchema(EventSchema):
@@ -115,7 +133,7 @@ class DefendSchema(EventSchema):
 
 class PenaltySchema(EventSchema):
     seat = Seat(required=True)
-    points = fields.Integer(strict=True, validate=validate.Range(min=1))
+    points = WholeNumber(validate=validate.Range(min=1))
     reason = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
 
 
@@ -148,8 +166,9 @@ def load_event(body: object) -> dict:
 
 
 def load_match(body: object) -> dict:
-    return MatchSchema().load(body if body is not None else {})
+    return MatchSchema().load(body)
 
 
 def load_undo(body: object) -> dict:
-    return UndoSchema().load(body if body is not None else {})
+    """The undo's body; JSON null is not the empty body (no body at all is `{}`)."""
+    return UndoSchema().load(body)

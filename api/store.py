@@ -3,27 +3,43 @@
 `events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
 on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
 `synchronous=FULL` it is on disk before the response leaves. One connection per request, kept in `g`.
+
+That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
+inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
+lock while the referee decides (the unique index on a creation's Idempotency-Key does the same for
+matches). Each write transaction is a single INSERT: it takes the write lock at its first statement and
+waits up to the busy timeout for it, as `BEGIN IMMEDIATE` would (migrations, which read then write,
+use `BEGIN IMMEDIATE`).
+
+Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
+or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from flask import current_app, g
+from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
 
 from referee import Match
 
-from .errors import MatchNotFound
+from .errors import MatchNotFound, storage_unavailable
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+NOT_MIGRATED = "kibic.store_not_migrated"
+LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
 migrations = Migrations("kibic")
 
@@ -43,13 +59,26 @@ def create_matches_and_events(db: Database) -> None:
                "WHERE idempotency_key IS NOT NULL")
 
 
+@migrations()
+def remember_idempotent_creations(db: Database) -> None:
+    """A match created with an Idempotency-Key keeps the key's hash and its request's hash, so that a retry
+    finds it; the key itself is never stored (it is the secret the match key is derived from)."""
+    db["matches"].add_column("idempotency_key_hash", str)
+    db["matches"].add_column("request_hash", str)
+    db.execute("CREATE UNIQUE INDEX matches_idempotency_key ON matches (idempotency_key_hash) "
+               "WHERE idempotency_key_hash IS NOT NULL")
+
+
 # --- connections ---------------------------------------------------------------------------------
 
-def connect(path: str) -> Database:
-    """A connection to the database file, set for durable writes that wait for each other."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
-    db = Database(conn, execute_plugins=False)
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+def connect(path: str, mode: str = "rw") -> Database:
+    """A connection to the database file, set for durable writes that wait for each other.
+
+    `mode` is SQLite's: "rw" opens the file only if it exists, "rwc" creates it, "ro" only reads it.
+    """
+    uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    db = Database(conn, execute_plugins=False)  # the timeout above is SQLite's busy timeout
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
@@ -62,7 +91,7 @@ def migrate(path: str) -> None:
     applies them and the others find nothing pending.
     """
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = connect(path)
+    db = connect(path, mode="rwc")
     try:
         enable_wal(db)
         db.execute("BEGIN IMMEDIATE")
@@ -89,10 +118,27 @@ def enable_wal(db: Database) -> None:
             time.sleep(0.02)
 
 
+def open_store(app: Flask) -> None:
+    """Migrates the app's database at start. When its storage is out of order the app starts all the same,
+    answers 503 and migrates on the first request that finds the storage back: no restart needed."""
+    try:
+        migrate(app.config["DATABASE"])
+    except (sqlite3.Error, OSError) as exc:
+        log.error("cannot open the database %s (requests answer 503 until it can): %s", app.config["DATABASE"], exc)
+        app.extensions[NOT_MIGRATED] = True
+
+
 def get_db() -> Database:
     """This request's connection, opened on first use."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        if current_app.extensions.get(NOT_MIGRATED):
+            try:
+                migrate(path)
+            except OSError as exc:
+                raise storage_unavailable("missing", "the database folder cannot be made") from exc
+            current_app.extensions.pop(NOT_MIGRATED, None)
+        g.db = connect(path)
     return g.db
 
 
@@ -105,11 +151,20 @@ def close_db(_error: BaseException | None = None) -> None:
 # --- keys ----------------------------------------------------------------------------------------
 
 def new_match_id() -> str:
+    """128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
 
 
 def new_key() -> str:
+    """256 random bits, URL-safe: the match key when the creation carries no Idempotency-Key."""
     return secrets.token_urlsafe(32)
+
+
+def derived_key(idempotency_key: str, match_id: str) -> str:
+    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by that secret over the
+    match id. A retry of the creation can give the same key again while only hashes are stored."""
+    digest = hmac.new(idempotency_key.encode(), b"kibic match key\0" + match_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def hash_key(key: str) -> str:
@@ -117,6 +172,7 @@ def hash_key(key: str) -> str:
 
 
 def key_matches(key: str, key_hash: str) -> bool:
+    """Whether `key` is the one hashed in `key_hash`; the comparison takes the same time whatever differs."""
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
@@ -126,13 +182,21 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def insert_match(db: Database, match_id: str, header: dict, key_hash: str) -> None:
+def insert_match(db: Database, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                 request_hash: str | None = None) -> None:
+    """Stores a new match; raises `sqlite3.IntegrityError` if its Idempotency-Key already made one."""
     with db.atomic():
         db.execute(
-            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+            "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-             header["stake"], header["currency"], now(), key_hash])
+             header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+
+
+def idempotent_match(db: Database, idempotency_key_hash: str) -> dict | None:
+    """The match created earlier with this Idempotency-Key (by its hash)."""
+    rows = list(db.query("SELECT * FROM matches WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+    return rows[0] if rows else None
 
 
 def match_row(db: Database, match_id: str) -> dict:
@@ -151,10 +215,8 @@ def header(row: dict) -> dict:
 
 def events(db: Database, match_id: str, upto: int | None = None) -> list[dict]:
     """The log of a match (up to event `upto`, when given), oldest first, each event with its `seq`."""
-    sql, params = "SELECT seq, payload FROM events WHERE match_id = ?", [match_id]
-    if upto is not None:
-        sql, params = sql + " AND seq <= ?", [match_id, upto]
-    rows = db.query(sql + " ORDER BY seq", params)
+    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq <= ? ORDER BY seq",
+                    [match_id, LAST_SEQ if upto is None else upto])
     return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
 
 

@@ -26,6 +26,8 @@ bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+CREATION_KEY_LENGTH = 22  # 128 bits in base64url
+CREATION_KEY_DISTINCT = 8  # fewer is no random key (32 random hex digits have fewer once in 10^7 at most)
 lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
 
 
@@ -60,11 +62,42 @@ def openapi():
 
 @bp.post("/api/matches")
 def create_match():
-    match = Match.create(**schemas.load_match(json_body()))
+    """A new match: 201 with its state, id and key. With an Idempotency-Key, a retry gets the same match."""
+    idempotency_key = request_idempotency_key(creation=True)
+    body = json_body()
+    match = Match.create(**schemas.load_match(body))
+    if idempotency_key:
+        return create_once(idempotency_key, body, match)
     match_id, key = store.new_match_id(), store.new_key()
     store.insert_match(store.get_db(), match_id, match.header(), store.hash_key(key))
+    return created(match_id, match, key)
+
+
+def create_once(idempotency_key: str, body: object, match: Match):
+    """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
+    db, key_hash, digest = store.get_db(), store.hash_key(idempotency_key), request_hash("match", body)
+    earlier = store.idempotent_match(db, key_hash)
+    if earlier is None:
+        match_id = store.new_match_id()
+        key = store.derived_key(idempotency_key, match_id)
+        try:
+            store.insert_match(db, match_id, match.header(), store.hash_key(key), key_hash, digest)
+        except sqlite3.IntegrityError:  # the first attempt of this retry was stored just now
+            earlier = store.idempotent_match(db, key_hash)
+            if earlier is None:
+                raise
+        else:
+            return created(match_id, match, key)
+    if not hmac.compare_digest(earlier["request_hash"], digest):
+        raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
+    first_id = earlier["id"]
+    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(idempotency_key, first_id))
+
+
+def created(match_id: str, match: Match, key: str):
+    """201 with the match and its key; no cache along the way may keep the key."""
     location = url_for("api.get_match", match_id=match_id)
-    return {**state(match_id, match), "key": key}, 201, {"Location": location}
+    return {**state(match_id, match), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @bp.post("/api/matches/<match_id>/events")
@@ -146,11 +179,11 @@ def authorize(match_id: str) -> None:
 
 
 def json_body(optional: bool = False) -> object:
-    """The request's JSON body (None when `optional` and empty); 400 when it is not JSON."""
+    """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
     data = request.get_data(cache=True)
     if not data.strip():
         if optional:
-            return None
+            return {}
         raise BadJson("The request has no body; send it as JSON.")
     if not request.is_json:
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
@@ -166,12 +199,18 @@ def reject_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def request_idempotency_key() -> str | None:
+def request_idempotency_key(creation: bool = False) -> str | None:
+    """The Idempotency-Key header, checked. A creation's key is the secret its match key is derived from: it
+    must be long and random (at least 22 characters, such as 128 random bits in base64url)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):
         raise BadIdempotencyKey("An Idempotency-Key is 1 to 200 visible ASCII characters, without spaces.")
+    if creation and (len(key) < CREATION_KEY_LENGTH or len(set(key)) < CREATION_KEY_DISTINCT):
+        raise BadIdempotencyKey(
+            f"The Idempotency-Key that creates a match is a secret: make it at least {CREATION_KEY_LENGTH} "
+            "random characters, such as 128 random bits in base64url or two UUIDs.")
     return key
 
 

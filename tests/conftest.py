@@ -15,7 +15,7 @@ import yaml
 from flask.testing import FlaskClient
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
-from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound, ServerNotFound
 from openapi_schema_validator import OAS31Validator
 
 from api import create_app
@@ -48,7 +48,7 @@ def check_contract(response) -> None:
     request = SentRequest(response.request)
     try:
         contract().validate_response(request, WerkzeugOpenAPIResponse(response))
-    except (PathNotFound, OperationNotFound):
+    except (PathNotFound, OperationNotFound, ServerNotFound):  # ServerNotFound: an {id} holding a "/"
         assert response.status_code in (404, 405), f"{request.method} {request.path} is not in openapi.yaml"
         OAS31Validator(spec()["components"]["schemas"]["Error"]).validate(response.get_json())
 

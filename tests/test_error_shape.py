@@ -36,6 +36,7 @@ CASES = [
     ("unknown field", "POST", EVENTS, {"type": "play", "seat": 1, "card": "K", "x": 1}, JSON, 422, "invalid_input"),
     ("seat as text", "POST", EVENTS, {"type": "play", "seat": "1", "card": "K"}, JSON, 422, "invalid_input"),
     ("seat as boolean", "POST", EVENTS, {"type": "play", "seat": True, "card": "K"}, JSON, 422, "invalid_input"),
+    ("seat with a fraction", "POST", EVENTS, {"type": "play", "seat": 1.5, "card": "K"}, JSON, 422, "invalid_input"),
     ("negative seat", "POST", EVENTS, {"type": "play", "seat": -1, "card": "K"}, JSON, 422, "invalid_input"),
     ("seat past the table", "POST", EVENTS, {"type": "play", "seat": 4, "card": "K"}, JSON, 422, "bad_seat"),
     ("bad card", "POST", EVENTS, {"type": "play", "seat": 1, "card": "Z"}, JSON, 422, "invalid_input"),
@@ -46,6 +47,8 @@ CASES = [
     ("bad hands", "POST", EVENTS, {"type": "deal", "hands": {"x": ["K"]}}, JSON, 422, "invalid_input"),
     ("negative expect_seq", "POST", UNDO, {"expect_seq": -1}, JSON, 422, "invalid_input"),
     ("unknown undo field", "POST", UNDO, {"seq": 1}, JSON, 422, "invalid_input"),
+    ("undo body null", "POST", UNDO, "null", JSON, 422, "invalid_input"),
+    ("new match null", "POST", MATCHES, "null", JSON, 422, "invalid_input"),
     ("unknown game", "POST", MATCHES, {"game": "poker", "players": ["A", "B"]}, JSON, 422, "unknown_game"),
     ("no players", "POST", MATCHES, {"game": "ogorek"}, JSON, 422, "invalid_input"),
     ("one player", "POST", MATCHES, {"game": "ogorek", "players": ["A"]}, JSON, 422, "bad_players"),
@@ -121,6 +124,13 @@ def test_a_rule_rejection_says_who_and_whether_it_can_be_forced(client, dealt):
     error = assert_error_shape(response, 409, "not_your_turn")
     assert error["details"] == {"seat": 2, "forceable": False}
     assert error["message"] == "It is W's turn, not N's."
+
+
+def test_a_whole_number_written_with_a_point_is_that_number(client, dealt):
+    """1.0 is the JSON number 1 (an integer for JSON Schema, hence for openapi.yaml): it is seat 1."""
+    response = send(client, dealt, "POST", EVENTS, {"type": "play", "seat": 1.0, "card": "K", "expect_seq": 1.0}, JSON)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["event"] == {"type": "play", "seat": 1, "card": "K", "seq": 2}
 
 
 def test_wrong_method_says_which_methods_are_allowed(client, dealt):

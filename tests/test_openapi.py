@@ -52,6 +52,8 @@ def test_every_operation_documents_its_errors_with_the_error_shape():
                 assert {"400", "413", "422"} <= statuses, (method, path)
             if "{id}" in path:
                 assert "404" in statuses, (method, path)
+            if path.startswith("/api/matches"):
+                assert "503" in statuses, (method, path)
             if method == "post" and "{id}" in path:
                 assert {"401", "403", "409"} <= statuses, (method, path)
                 assert operation["security"] == [{"matchKey": []}]

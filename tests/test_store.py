@@ -39,7 +39,8 @@ def test_a_connection_writes_durably_and_waits_for_others(db):
 def test_migrating_again_changes_nothing(db, tmp_path):
     before = list(db.query("SELECT name FROM _sqlite_migrations"))
     store.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
-    assert list(db.query("SELECT name FROM _sqlite_migrations")) == before == [{"name": "create_matches_and_events"}]
+    assert list(db.query("SELECT name FROM _sqlite_migrations")) == before == [
+        {"name": "create_matches_and_events"}, {"name": "remember_idempotent_creations"}]
 
 
 def test_the_same_seq_twice_is_refused_by_the_key(db):
@@ -94,4 +95,4 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             process.join(timeout=30)
         assert [process.exitcode for process in processes] == [0] * PROCESSES, f"start {start}"
         with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (1,)
+            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (2,)

@@ -1,0 +1,130 @@
+"""Creating a match is safe to retry: with an Idempotency-Key, a retry gets the same match, id and key and
+creates nothing, while the server stores neither that key nor the match key, only their hashes."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import uuid
+
+import pytest
+
+import api.views
+from api import store
+
+NEW_MATCH = {"game": "ogorek", "players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"}
+
+
+def create(client, body=NEW_MATCH, idempotency_key=None):
+    headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else {}
+    return client.post("/api/matches", json=body, headers=headers)
+
+
+def stored_matches(app) -> list[tuple]:
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        return db.execute("SELECT * FROM matches").fetchall()
+
+
+@pytest.fixture
+def idempotency_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def test_a_retry_gets_the_same_match_and_key_and_creates_nothing(app, client, idempotency_key):
+    first = create(client, idempotency_key=idempotency_key)
+    retry = create(client, idempotency_key=idempotency_key)
+
+    assert first.status_code == retry.status_code == 201
+    assert retry.get_json() == first.get_json()
+    assert retry.headers["Location"] == first.headers["Location"] == f"/api/matches/{first.get_json()['id']}"
+    assert len(stored_matches(app)) == 1
+
+
+def test_a_late_retry_gets_the_match_as_it_was_created_and_its_key_still_writes(client, table, idempotency_key):
+    first = create(client, idempotency_key=idempotency_key).get_json()
+    table.post_event(first, {"type": "deal", "dealer": 0})
+    table.play(first, "W", "K")
+
+    retry = create(client, idempotency_key=idempotency_key).get_json()
+
+    assert retry == first
+    assert retry["seq"] == 0
+    assert table.play(retry, "N", "A")["event"]["seq"] == 3
+
+
+def test_different_keys_make_different_matches_with_different_keys(app, client):
+    answers = [create(client, idempotency_key=secrets.token_urlsafe(16)).get_json() for _ in range(3)]
+    assert len({a["id"] for a in answers}) == len({a["key"] for a in answers}) == 3
+    assert len(stored_matches(app)) == 3
+
+
+def test_the_same_key_with_another_body_is_refused_and_creates_nothing(app, client, idempotency_key):
+    create(client, idempotency_key=idempotency_key)
+
+    other = create(client, {**NEW_MATCH, "stake": "1.00"}, idempotency_key)
+
+    assert other.status_code == 422
+    assert other.get_json()["error"]["code"] == "idempotency_key_reused"
+    assert len(stored_matches(app)) == 1
+
+
+def test_a_refused_creation_is_not_remembered(app, client, idempotency_key):
+    refused = create(client, {**NEW_MATCH, "players": ["S", "s"]}, idempotency_key)
+    assert refused.get_json()["error"]["code"] == "bad_players"
+
+    assert create(client, idempotency_key=idempotency_key).status_code == 201
+    assert len(stored_matches(app)) == 1
+
+
+def test_only_hashes_of_the_keys_are_stored(app, client, idempotency_key):
+    match = create(client, idempotency_key=idempotency_key).get_json()
+
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        dump = "\n".join(db.iterdump())
+    assert idempotency_key not in dump and match["key"] not in dump
+    assert store.hash_key(idempotency_key) in dump and store.hash_key(match["key"]) in dump
+
+
+def test_the_match_key_is_derived_from_the_idempotency_key_and_the_id(client, idempotency_key):
+    match = create(client, idempotency_key=idempotency_key).get_json()
+    assert match["key"] == store.derived_key(idempotency_key, match["id"])
+    assert match["key"] != store.derived_key(idempotency_key + "x", match["id"])
+    assert len(match["key"]) >= 43  # 256 bits
+
+
+@pytest.mark.parametrize("key", [
+    "k1",
+    "a" * 21,
+    "a" * 40,
+    "abcabcabcabcabcabcabcabc",
+    "with space " + "x" * 20,
+])
+def test_a_creation_key_too_short_or_too_plain_is_refused(app, client, key):
+    response = create(client, idempotency_key=key)
+    assert response.status_code == 422
+    assert response.get_json()["error"]["code"] == "bad_idempotency_key"
+    assert stored_matches(app) == []
+
+
+@pytest.mark.parametrize("make", [lambda: secrets.token_urlsafe(16), lambda: secrets.token_hex(16),
+                                  lambda: str(uuid.uuid4())], ids=["base64url", "hex", "uuid"])
+def test_common_random_keys_are_accepted(client, make):
+    assert create(client, idempotency_key=make()).status_code == 201
+
+
+def test_a_retry_racing_its_first_attempt_gets_the_same_match(app, client, idempotency_key, monkeypatch):
+    """Both attempts looked for the key before either stored the match: the second learns from the index."""
+    first = create(client, idempotency_key=idempotency_key).get_json()
+    lookup, calls = store.idempotent_match, []
+
+    def not_yet_then_found(db, key_hash):
+        calls.append(key_hash)
+        return None if len(calls) == 1 else lookup(db, key_hash)
+
+    monkeypatch.setattr(api.views.store, "idempotent_match", not_yet_then_found)
+    retry = create(client, idempotency_key=idempotency_key)
+
+    assert len(calls) == 2
+    assert retry.status_code == 201
+    assert retry.get_json() == first
+    assert len(stored_matches(app)) == 1

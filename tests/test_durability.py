@@ -1,0 +1,281 @@
+"""Nothing lost, nothing doubled: gunicorn killed with SIGKILL in the middle of a game night.
+
+Writers (threads) play Ogórek over HTTP against gunicorn with several workers on one database: most
+have a match of their own, dealt with known hands and played card by card (with an undo now and then),
+and some pairs share a match and log penalties into it at once. Every request carries an
+Idempotency-Key; a writer retries whatever got no answer. Mid-load the server and its workers are
+killed with SIGKILL and started again on the same file; the writers retry what was not acknowledged.
+Then every acknowledged event must be in the log exactly once, at its seq, as acknowledged, and every
+match's log must replay to the state the server serves.
+
+The kill ends processes, not the machine: it proves that the acknowledged writes were committed, and
+`synchronous=FULL` (checked in test_store.py) is what carries them through a power cut as well.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import random
+import re
+import secrets
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from api import store
+from referee import Match
+from referee.cards import deck
+
+OWN_MATCH_WRITERS = 6
+SHARED_MATCHES = 2  # each written by two writers at once
+CREATORS = 1
+LOAD_BEFORE_KILL = 2.0  # seconds
+LOAD_AFTER_RESTART = 1.5
+WORKERS = 3
+LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
+NO_ANSWER = (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException)
+
+
+class Server:
+    """gunicorn on a loopback port the system picks, in a process group of its own so that SIGKILL takes
+    the master and its workers at once."""
+
+    def __init__(self, database: Path):
+        self.database = database
+        self.process: subprocess.Popen | None = None
+        self.base = ""
+        self.up = threading.Event()
+
+    def start(self) -> None:
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        self.process = subprocess.Popen(
+            [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", str(WORKERS), "api:create_app()"],
+            cwd=Path(__file__).resolve().parents[1], env={**os.environ, "REFEREE_DB": str(self.database)},
+            stderr=subprocess.PIPE, text=True, start_new_session=True)
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stderr], daemon=True).start()
+        seen, deadline = [], time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                break
+            if found := LISTENING.search(seen[-1]):
+                self.base = f"http://127.0.0.1:{found.group(1)}"
+                self.up.set()
+                return
+        raise RuntimeError("gunicorn did not start:\n" + "".join(seen))
+
+    def kill(self) -> None:
+        self.up.clear()
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+@dataclass
+class Tally:
+    """What the writers saw: every acknowledged write, and every request left without an answer."""
+
+    acknowledged: dict = field(default_factory=dict)  # (match id, Idempotency-Key) -> the event answered
+    created: dict = field(default_factory=dict)  # creation Idempotency-Key -> match id
+    unanswered: set = field(default_factory=set)  # Idempotency-Keys of requests that got no answer once
+    statuses: Counter = field(default_factory=Counter)
+    errors: list = field(default_factory=list)  # what went wrong in a writer, which then stopped
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Writer:
+    """One phone: sends each request until it is answered, with the same Idempotency-Key every time."""
+
+    def __init__(self, server: Server, tally: Tally, stop: threading.Event, seed: int):
+        self.server, self.tally, self.stop, self.random = server, tally, stop, random.Random(seed)
+
+    def thread(self, work, *args) -> threading.Thread:
+        def run():
+            try:
+                work(self, *args)
+            except BaseException as exc:  # the test fails on it
+                with self.tally.lock:
+                    self.tally.errors.append(repr(exc))
+
+        return threading.Thread(target=run)
+
+    def send(self, path: str, body: dict | None, key: str, idempotency_key: str) -> tuple[int, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json", "Idempotency-Key": idempotency_key}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        while True:
+            self.server.up.wait(timeout=30)
+            request = urllib.request.Request(self.server.base + path, data=data, headers=headers, method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=15) as response:
+                    status, answer = response.status, json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                with error:
+                    status, answer = error.code, json.loads(error.read())
+            except NO_ANSWER:
+                with self.tally.lock:
+                    self.tally.unanswered.add(idempotency_key)
+                time.sleep(0.01)
+                continue
+            with self.tally.lock:
+                self.tally.statuses[status] += 1
+            if status == 409 and answer["error"]["code"] == "seq_conflict":
+                continue  # not recorded: another phone wrote first; the same request goes again
+            return status, answer
+
+    def create(self, players: list[str], limit: int = 40) -> dict:
+        idempotency_key = secrets.token_urlsafe(16)
+        body = {"game": "ogorek", "players": players, "options": {"limit": limit}}
+        status, match = self.send("/api/matches", body, "", idempotency_key)
+        assert status == 201, match
+        with self.tally.lock:
+            self.tally.created[idempotency_key] = match["id"]
+        return match
+
+    def log(self, match: dict, route: str, body: dict | None) -> dict:
+        idempotency_key = secrets.token_urlsafe(12)
+        status, answer = self.send(f"/api/matches/{match['id']}/{route}", body, match["key"], idempotency_key)
+        assert status == 201, answer
+        with self.tally.lock:
+            self.tally.acknowledged[match["id"], idempotency_key] = answer["event"]
+        return answer["state"]
+
+    def play_own_matches(self) -> None:
+        """Whole deals with known hands, every card one of the legal ones, and now and then an undo."""
+        match = self.create(["Ala", "Ola", "Ela", "Ula"])
+        state = match
+        while not self.stop.is_set():
+            expected = state["expected"]
+            if expected is None:
+                match = state = self.create(["Ala", "Ola", "Ela", "Ula"])
+            elif self.random.random() < 0.05 and state["seq"] > 0:
+                state = self.log(match, "undo", None)
+            elif expected["type"] == "deal":
+                state = self.log(match, "events", {"type": "deal", **self.hands(state, expected)})
+            else:
+                card = self.random.choice(expected["legal"])
+                state = self.log(match, "events", {"type": "play", "seat": expected["seat"], "card": card})
+
+    def hands(self, state: dict, expected: dict) -> dict:
+        cards = [card.rank for card in deck(52)]
+        self.random.shuffle(cards)
+        seats = [p["seat"] for p in state["players"] if not p["out"]]
+        hands = {str(seat): cards[i * expected["cards"]:(i + 1) * expected["cards"]] for i, seat in enumerate(seats)}
+        return {"hands": hands} if expected["dealer"] is None else {"dealer": expected["dealer"], "hands": hands}
+
+    def log_penalties(self, match: dict) -> None:
+        while not self.stop.is_set():
+            self.log(match, "events", {"type": "penalty", "seat": self.random.randrange(4), "points": 1})
+
+    def start_matches(self) -> None:
+        """A new table every moment: each match created and its first deal drawn by lot."""
+        while not self.stop.is_set():
+            self.log(self.create(["Jan", "Ewa", "Piotr"]), "events", {"type": "deal"})
+
+
+def get(server: Server, path: str) -> dict:
+    with urllib.request.urlopen(server.base + path, timeout=15) as response:
+        return json.loads(response.read())
+
+
+def stored(database: Path) -> tuple[dict, list[tuple]]:
+    with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True) as db:
+        db.row_factory = sqlite3.Row
+        matches = {row["id"]: dict(row) for row in db.execute("SELECT * FROM matches")}
+        events = db.execute("SELECT match_id, seq, payload, idempotency_key, created FROM events "
+                            "ORDER BY match_id, seq")
+        return matches, [tuple(row) for row in events]
+
+
+@pytest.mark.server
+def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
+    database = tmp_path / "data" / "referee.db"
+    server, tally, stop = Server(database), Tally(), threading.Event()
+    server.start()
+    try:
+        setup = Writer(server, tally, stop, seed=0)
+        shared = [setup.create(["Ada", "Ida", "Eda", "Oda"], limit=1000) for _ in range(SHARED_MATCHES)]
+        writers = [Writer(server, tally, stop, seed).thread(Writer.play_own_matches)
+                   for seed in range(1, OWN_MATCH_WRITERS + 1)]
+        writers += [Writer(server, tally, stop, 100 + i).thread(Writer.log_penalties, match)
+                    for i, match in enumerate(shared * 2)]
+        writers += [Writer(server, tally, stop, 200 + i).thread(Writer.start_matches) for i in range(CREATORS)]
+        for writer in writers:
+            writer.start()
+        time.sleep(LOAD_BEFORE_KILL)
+        acknowledged_at_kill = len(tally.acknowledged)
+        server.kill()
+        killed_at = datetime.now(UTC).isoformat(timespec="milliseconds")  # as the store writes `created`
+        server.start()
+        time.sleep(LOAD_AFTER_RESTART)
+        stop.set()
+        for writer in writers:
+            writer.join(timeout=60)
+        assert not any(writer.is_alive() for writer in writers)
+
+        matches, rows = stored(database)
+        served = {match_id: (get(server, f"/api/matches/{match_id}"), get(server, f"/api/matches/{match_id}/events"))
+                  for match_id in matches}
+    finally:
+        stop.set()
+        server.stop()
+
+    by_key = Counter((match_id, key) for match_id, _, _, key, _ in rows)
+    creation_hashes = {store.hash_key(key): match_id for key, match_id in tally.created.items()}
+    doubles = sum(count - 1 for count in by_key.values()) + sum(1 for row in rows if row[3] is None)
+    doubles += sum(1 for match in matches.values() if creation_hashes.get(match["idempotency_key_hash"]) != match["id"])
+    recorded = {(match_id, key): {**json.loads(payload), "seq": seq} for match_id, seq, payload, key, _ in rows}
+    lost = sum(1 for where, event in tally.acknowledged.items() if recorded.get(where) != event)
+    never_acknowledged = len(recorded.keys() - tally.acknowledged.keys())
+    unanswered = tally.unanswered
+    recorded_by_the_killed = sum(1 for _, _, _, key, created in rows if key in unanswered and created < killed_at)
+    recorded_by_the_killed += sum(1 for key in unanswered if key in tally.created
+                                  and matches[tally.created[key]]["created"] < killed_at)
+
+    print(f"\ndurability: {len(writers)} writers on {len(matches)} matches, gunicorn with {WORKERS} workers "
+          f"killed with SIGKILL after {acknowledged_at_kill} acknowledged events; "
+          f"{len(tally.acknowledged)} events and {len(tally.created)} new matches acknowledged in all; "
+          f"{len(unanswered)} requests left unanswered and retried, {recorded_by_the_killed} of them recorded "
+          f"by the killed server; "
+          f"lost {lost}, doubles {doubles}; answers {dict(sorted(tally.statuses.items()))}")
+    assert tally.errors == []
+    assert acknowledged_at_kill > 0 and len(tally.acknowledged) > acknowledged_at_kill
+    assert lost == 0
+    assert doubles == 0
+    assert never_acknowledged == 0
+    assert not any(status >= 500 for status in tally.statuses)
+    assert sorted(matches) == sorted(set(tally.created.values()))
+    for match_id, (state, log) in served.items():
+        events = [{**json.loads(payload), "seq": seq} for row_id, seq, payload, _, _ in rows if row_id == match_id]
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        header = {key: matches[match_id][key] for key in ("game", "stake", "currency")}
+        header |= {"players": json.loads(matches[match_id]["players"]),
+                   "options": json.loads(matches[match_id]["options"])}
+        replayed = Match.replay(header, events)
+        assert state == {"id": match_id, **replayed.view()}
+        assert log["events"] == replayed.events_view()
