@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from ..cards import Card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 
 COMMON_FIELDS = frozenset({"type", "force", "expect_seq"})
@@ -215,6 +216,28 @@ def seat_of(state: Table, command: dict, key: str = "seat") -> int:
         raise InvalidInput("bad_seat", f"{key} must be a seat number from 0 to {len(state.names) - 1}.",
                            {key: seat})
     return seat
+
+
+def read_hands(state: Table, hands: object, size: int, read_card: Callable[[object], Card]) -> dict[int, list[Card]]:
+    """Dealt hands, when the table gives them: `{seat: [cards]}` for any of the seats in, `size` cards each.
+
+    Each card is read with the game's `read_card`; whether the cards fit the deck is the game's to check.
+    """
+    if hands is None:
+        return {}
+    if not isinstance(hands, dict):
+        raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
+    parsed: dict[int, list[Card]] = {}
+    for key, cards in hands.items():
+        seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
+        check_seat_in(state, seat)
+        if seat in parsed:
+            raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
+        if not isinstance(cards, list) or len(cards) != size:
+            raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {size} cards.",
+                               {"hands": {str(seat): cards}})
+        parsed[seat] = [read_card(card) for card in cards]
+    return parsed
 
 
 def check_seat_in(state: Table, seat: int) -> None:

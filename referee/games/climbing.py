@@ -23,6 +23,7 @@ from .base import (
     check_seat_in,
     choose_dealer,
     end_match,
+    read_hands,
     seat_of,
 )
 from .tricks import Play, Trick
@@ -160,21 +161,7 @@ class ClimbingGame(Game):
         return Decision(event, tuple(warnings))
 
     def parse_hands(self, state: ClimbTable, hands: object) -> dict[int, list[Card]]:
-        if hands is None:
-            return {}
-        if not isinstance(hands, dict):
-            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
-        parsed: dict[int, list[Card]] = {}
-        for key, cards in hands.items():
-            seat = int(key) if isinstance(key, str) and key.isdigit() else key
-            seat = seat_of(state, {"seat": seat})
-            check_seat_in(state, seat)
-            if seat in parsed:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
-            if not isinstance(cards, list) or len(cards) != self.hand_size:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {self.hand_size} cards.",
-                                   {"hands": {str(seat): cards}})
-            parsed[seat] = [self.read_card(state, card) for card in cards]
+        parsed = read_hands(state, hands, self.hand_size, lambda card: self.read_card(state, card))
         counts = Counter(card for cards in parsed.values() for card in cards)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         for card, count in counts.items():

@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from ..cards import Card, deck, parse_card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, check_playing, end_match, seat_of
+from .base import Decision, Game, Lot, Option, Table, check_playing, end_match, read_hands, seat_of
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
 
 ATTACK_SIZES = (1, 3, 5)
@@ -192,19 +192,7 @@ class Duren(Game):
 
     def read_hands(self, state: DurenTable, hands: object, trump: Card) -> dict[int, list[Card]]:
         """Dealt hands, when the table gives them (any of the two): five cards each, none seen twice."""
-        if hands is None:
-            return {}
-        if not isinstance(hands, dict):
-            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
-        parsed: dict[int, list[Card]] = {}
-        for key, texts in hands.items():
-            seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
-            if seat in parsed:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
-            if not isinstance(texts, list) or len(texts) != HAND_SIZE:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {HAND_SIZE} cards.",
-                                   {"hands": {str(seat): texts}})
-            parsed[seat] = [self.read_card(state, text, "hands") for text in texts]
+        parsed = read_hands(state, hands, HAND_SIZE, lambda text: self.read_card(state, text, "hands"))
         counts = Counter(card for cards in parsed.values() for card in cards)
         counts[trump] += 1
         twice = [card for card, count in counts.items() if count > 1]

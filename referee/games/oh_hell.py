@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..cards import JOKER, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, check_playing, choose_dealer, seat_of
+from .base import Decision, Game, Lot, Option, Table, check_playing, choose_dealer, read_hands, seat_of
 from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
@@ -215,19 +215,7 @@ class OhHell(Game):
         return card
 
     def parse_hands(self, state: OhHellTable, hands: object, size: int, trump: Card | None) -> dict[int, list[Card]]:
-        if hands is None:
-            return {}
-        if not isinstance(hands, dict):
-            raise InvalidInput("bad_hands", "hands is an object of seat: [cards].")
-        parsed: dict[int, list[Card]] = {}
-        for key, cards in hands.items():
-            seat = seat_of(state, {"seat": int(key) if isinstance(key, str) and key.isdigit() else key})
-            if seat in parsed:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand is given twice.", {"seat": seat})
-            if not isinstance(cards, list) or len(cards) != size:
-                raise InvalidInput("bad_hands", f"{state.names[seat]}'s hand must be a list of {size} cards.",
-                                   {"hands": {str(seat): cards}})
-            parsed[seat] = [self.read_card(card) for card in cards]
+        parsed = read_hands(state, hands, size, self.read_card)
         counts = Counter(card for cards in parsed.values() for card in cards)
         if trump:
             counts[trump] += 1
