@@ -181,10 +181,62 @@ class Game:
         raise NotImplementedError
 
     def decide(self, state: Table, command: dict, lot: Lot | None = None) -> Decision:
+        """The event `command` records: `decide_<type>(state, command, force)` says; a deal also gets `lot`."""
+        check_playing(state)
+        kind = command.get("type")
+        if kind not in self.event_types:
+            raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
+        force = command.get("force") is True
+        if kind == "end":
+            return Decision({"type": "end"})
+        if kind == "deal":
+            return self.decide_deal(state, command, lot, force)
+        return getattr(self, f"decide_{kind}")(state, command, force)
+
+    def decide_deal(self, state: Table, command: dict, lot: Lot | None, force: bool) -> Decision:
         raise NotImplementedError
 
     def evolve(self, state: Table, event: dict) -> None:
-        raise NotImplementedError
+        """Applies a recorded event: `evolve_<type>(state, event)`."""
+        getattr(self, f"evolve_{event['type']}")(state, event)
+
+    def evolve_end(self, state: Table, event: dict) -> None:
+        end_match(state)
+
+    # --- dealers -------------------------------------------------------------------------------
+    def dealer_rule(self, state: Table) -> tuple[int, str] | None:
+        """The dealer the rules name for the next deal, and why; None while the table chooses freely."""
+        if state.last_dealer is None:
+            return None
+        return state.next_seat_in(state.last_dealer), f"clockwise from {state.names[state.last_dealer]}"
+
+    def next_dealer(self, state: Table) -> int | None:
+        """Who deals next by the rules (None while the table chooses freely)."""
+        rule = self.dealer_rule(state)
+        return rule[0] if rule else None
+
+    def choose_dealer(self, state: Table, command: dict, lot: Lot | None,
+                      force: bool) -> tuple[int, list[RefereeWarning]]:
+        """The dealer of a new deal: the rule's choice, or a free one for the first deal (by lot if not named)."""
+        named = command.get("dealer")
+        if named is not None:
+            named = seat_of(state, command, "dealer")
+            check_seat_in(state, named)
+        rule = self.dealer_rule(state)
+        if rule is None:
+            if named is not None:
+                return named, []
+            if lot is None:
+                raise InvalidInput("dealer_required", "Name the first dealer, or let the page draw one by lot.")
+            seats_in = state.seats_in()
+            return seats_in[lot(len(seats_in))], []
+        dealer, why = rule
+        if named is None or named == dealer:
+            return dealer, []
+        message = f"{state.names[dealer]} deals now ({why}), not {state.names[named]}."
+        if not force:
+            raise Rejected("wrong_dealer", message, seat=named, forceable=True)
+        return named, [RefereeWarning("wrong_dealer", message, named)]
 
     def expected(self, state: Table) -> dict | None:
         raise NotImplementedError
@@ -248,29 +300,6 @@ def check_seat_in(state: Table, seat: int) -> None:
 def check_playing(state: Table) -> None:
     if state.finished:
         raise Rejected("match_finished", "The match is over.")
-
-
-def choose_dealer(state: Table, command: dict, lot: Lot | None, force: bool) -> tuple[int, list[RefereeWarning]]:
-    """The dealer of a new deal: the rule's choice, a free choice for the first deal (by lot if not named)."""
-    named = command.get("dealer")
-    seats_in = state.seats_in()
-    if named is not None:
-        named = seat_of(state, command, "dealer")
-        check_seat_in(state, named)
-    if state.last_dealer is None:
-        if named is not None:
-            return named, []
-        if lot is None:
-            raise InvalidInput("dealer_required", "Name the first dealer, or let the page draw one by lot.")
-        return seats_in[lot(len(seats_in))], []
-    rule = state.next_seat_in(state.last_dealer)
-    if named is None or named == rule:
-        return rule, []
-    names = state.names
-    message = f"{names[rule]} deals now (clockwise from {names[state.last_dealer]}), not {names[named]}."
-    if not force:
-        raise Rejected("wrong_dealer", message, seat=named, forceable=True)
-    return named, [RefereeWarning("wrong_dealer", message, named)]
 
 
 def end_match(state: Table) -> None:

@@ -19,10 +19,7 @@ from .base import (
     Game,
     Lot,
     Table,
-    check_playing,
     check_seat_in,
-    choose_dealer,
-    end_match,
     read_hands,
     seat_of,
 )
@@ -126,32 +123,11 @@ class ClimbingGame(Game):
         n = len(names)
         return ClimbTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n)
 
-    def decide(self, state: ClimbTable, command: dict, lot: Lot | None = None) -> Decision:
-        check_playing(state)
-        force = command.get("force") is True
-        kind = command.get("type")
-        if kind == "deal":
-            return self.decide_deal(state, command, lot, force)
-        if kind == "play":
-            return self.decide_play(state, command, force)
-        if kind == "end":
-            return Decision({"type": "end"})
-        raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
-
-    def evolve(self, state: ClimbTable, event: dict) -> None:
-        kind = event["type"]
-        if kind == "deal":
-            self.evolve_deal(state, event)
-        elif kind == "play":
-            self.evolve_play(state, event)
-        elif kind == "end":
-            end_match(state)
-
     # --- deal ----------------------------------------------------------------------------------
     def decide_deal(self, state: ClimbTable, command: dict, lot: Lot | None, force: bool) -> Decision:
         if state.deal is not None and not state.deal.over:
             raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.")
-        dealer, warnings = choose_dealer(state, command, lot, force)
+        dealer, warnings = self.choose_dealer(state, command, lot, force)
         event = {"type": "deal", "dealer": dealer}
         hands = self.parse_hands(state, command.get("hands"))
         if hands:
@@ -297,7 +273,7 @@ class ClimbingGame(Game):
             return None
         deal = state.deal
         if deal is None or deal.over:
-            dealer = state.next_seat_in(state.last_dealer) if state.last_dealer is not None else None
+            dealer = self.next_dealer(state)
             return {"type": "deal", "dealer": dealer, "deal": state.deals_played + 1, "cards": self.hand_size}
         seat = deal.turn()
         out = {"type": "play", "seat": seat, "deal": deal.number, "trick": deal.trick.number}

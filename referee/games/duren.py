@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from ..cards import Card, deck, parse_card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, check_playing, end_match, read_hands, seat_of
+from .base import Decision, Game, Lot, Option, Table, end_match, read_hands, seat_of
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
 
 ATTACK_SIZES = (1, 3, 5)
@@ -81,45 +81,35 @@ class Duren(Game):
         n = len(names)
         return DurenTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n)
 
-    def decide(self, state: DurenTable, command: dict, lot: Lot | None = None) -> Decision:
-        check_playing(state)
-        force = command.get("force") is True
-        kind = command.get("type")
-        if kind == "deal":
-            return self.decide_deal(state, command, lot, force)
-        if kind == "end":
-            return Decision({"type": "end"})
-        if kind not in self.event_types:
-            raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
+    def acting(self, state: DurenTable, command: dict) -> tuple[DurenDeal, int]:
+        """The deal being played and the seat that acts in it."""
         deal = state.deal
         if deal is None or deal.over:
             raise Rejected("no_deal", "No deal is being played: log the deal first.")
-        seat = seat_of(state, command)
-        if kind == "exchange":
-            return self.decide_exchange(state, deal, seat, force)
-        if kind == "attack":
-            return self.decide_attack(state, deal, seat, command, force)
-        return self.decide_defence(state, deal, seat, command, force)
+        return deal, seat_of(state, command)
 
-    def evolve(self, state: DurenTable, event: dict) -> None:
-        kind = event["type"]
-        if kind == "deal":
-            self.evolve_deal(state, event)
-        elif kind == "end":
-            end_match(state)
-            state.final = self.ranking(state)
-            return
-        elif kind == "exchange":
-            state.deal.exchange_nine(event["seat"], self.card(event["nine"]))
-        elif kind == "attack":
-            state.deal.attack(event["seat"], [self.card(text) for text in event["cards"]], event["seq"])
-        elif kind == "defend":
-            pairs = [(self.card(beat["card"]), self.card(beat["with"])) for beat in event["beats"]]
-            state.deal.defend(pairs)
-            self.score_if_over(state, state.deal)
+    def evolve_end(self, state: DurenTable, event: dict) -> None:
+        end_match(state)
+        state.final = self.ranking(state)
+
+    def evolve_exchange(self, state: DurenTable, event: dict) -> None:
+        state.deal.exchange_nine(event["seat"], self.card(event["nine"]))
+        self.note_illegal(state, event)
+
+    def evolve_attack(self, state: DurenTable, event: dict) -> None:
+        state.deal.attack(event["seat"], [self.card(text) for text in event["cards"]], event["seq"])
+        self.note_illegal(state, event)
+
+    def evolve_defend(self, state: DurenTable, event: dict) -> None:
+        pairs = [(self.card(beat["card"]), self.card(beat["with"])) for beat in event["beats"]]
+        state.deal.defend(pairs)
+        self.note_illegal(state, event)
+        self.score_if_over(state, state.deal)
+
+    def note_illegal(self, state: DurenTable, event: dict) -> None:
+        """A rule break the table let stand is a finding of its own."""
         if "illegal" in event:
-            deal = state.deal
-            illegal = event["illegal"]
+            deal, illegal = state.deal, event["illegal"]
             state.findings.append(Finding(event["seq"], event["seat"], illegal["code"], illegal["message"],
                                           event["seq"], deal.number, deal.round_number or None))
 
@@ -149,11 +139,11 @@ class Duren(Game):
         return cards
 
     # --- deal ----------------------------------------------------------------------------------
-    def rule_dealer(self, state: DurenTable) -> tuple[int | None, str]:
-        """The dealer the rule names for the next deal (None for the first), and why."""
+    def dealer_rule(self, state: DurenTable) -> tuple[int, str] | None:
+        """The loser of the last deal deals; after a draw, whoever did not deal it. The first deal is free."""
         deal = state.deal
         if deal is None:
-            return None, ""
+            return None
         loser = deal.result.get("loser") if deal.result else None
         if loser is not None:
             return loser, f"{state.names[loser]} lost the last deal"
@@ -165,28 +155,12 @@ class Duren(Game):
         if command.get("trump") is None:
             raise InvalidInput("trump_required", "Name the card turned face up, as in 9S: its suit is trump.")
         trump = self.read_card(state, command["trump"], "trump")
-        named = seat_of(state, command, "dealer") if command.get("dealer") is not None else None
-        rule, why = self.rule_dealer(state)
-        warnings = []
-        if rule is None:
-            if named is None:
-                if lot is None:
-                    raise InvalidInput("dealer_required", "Name the first dealer, or let the page draw one by lot.")
-                named = lot(2)
-            dealer = named
-        elif named is None or named == rule:
-            dealer = rule
-        else:
-            message = f"{state.names[rule]} deals now ({why}), not {state.names[named]}."
-            if not force:
-                raise Rejected("wrong_dealer", message, seat=named, forceable=True)
-            dealer = named
-            warnings.append(RefereeWarning("wrong_dealer", message, named))
+        dealer, warnings = self.choose_dealer(state, command, lot, force)
         event = {"type": "deal", "dealer": dealer, "trump": str(trump)}
         hands = self.read_hands(state, command.get("hands"), trump)
         if hands:
             event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
-        if force:
+        if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
 
@@ -209,7 +183,8 @@ class Duren(Game):
                                      self.deck_cards(state.options), hands, state.names)
 
     # --- exchange ------------------------------------------------------------------------------
-    def decide_exchange(self, state: DurenTable, deal: DurenDeal, seat: int, force: bool) -> Decision:
+    def decide_exchange(self, state: DurenTable, command: dict, force: bool) -> Decision:
+        deal, seat = self.acting(state, command)
         name = state.names[seat]
         nine = Card(NINE, deal.trump_suit)
         if deal.face_up == nine:
@@ -227,7 +202,8 @@ class Duren(Game):
         return self.judged(event, breaks, force, seat)
 
     # --- attack --------------------------------------------------------------------------------
-    def decide_attack(self, state: DurenTable, deal: DurenDeal, seat: int, command: dict, force: bool) -> Decision:
+    def decide_attack(self, state: DurenTable, command: dict, force: bool) -> Decision:
+        deal, seat = self.acting(state, command)
         names = state.names
         turn = deal.turn()
         if deal.awaiting_defence:
@@ -259,7 +235,8 @@ class Duren(Game):
         return breaks
 
     # --- defence -------------------------------------------------------------------------------
-    def decide_defence(self, state: DurenTable, deal: DurenDeal, seat: int, command: dict, force: bool) -> Decision:
+    def decide_defend(self, state: DurenTable, command: dict, force: bool) -> Decision:
+        deal, seat = self.acting(state, command)
         names = state.names
         if not deal.awaiting_defence:
             raise Rejected("not_your_turn", f"Nothing is laid to beat: {names[deal.attacker]} attacks now.",
@@ -338,8 +315,8 @@ class Duren(Game):
             return None
         deal = state.deal
         if deal is None or deal.over:
-            dealer, _ = self.rule_dealer(state)
-            return {"type": "deal", "dealer": dealer, "deal": state.deals_played + 1, "cards": HAND_SIZE}
+            return {"type": "deal", "dealer": self.next_dealer(state), "deal": state.deals_played + 1,
+                    "cards": HAND_SIZE}
         if deal.awaiting_defence:
             return {"type": "defend", "seat": deal.defender, "deal": deal.number, "round": deal.round_number,
                     "cards": [str(card) for card in deal.pending.attack], "trump": deal.trump_suit}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..cards import RANKS
 from ..verdicts import InvalidInput
-from .base import Decision, Option, check_playing, check_seat_in, eliminate, seat_of
+from .base import Decision, Option, check_seat_in, eliminate, seat_of
 from .climbing import ClimbDeal, ClimbingGame, ClimbTable
 
 PENALTY_VALUES = {"J": 11, "Q": 12, "K": 13}
@@ -48,29 +48,18 @@ class Ogorek(ClimbingGame):
                choices=("share", "lowest_total")),
     )
 
-    def decide(self, state: ClimbTable, command: dict, lot=None) -> Decision:
-        if command.get("type") == "penalty":
-            return self.decide_penalty(state, command)
-        return super().decide(state, command, lot)
-
-    def evolve(self, state: ClimbTable, event: dict) -> None:
-        if event["type"] == "penalty":
-            self.evolve_penalty(state, event)
-            return
-        if event["type"] == "end":
-            # penalties given during an unfinished deal still count: over the limit is out before the end
-            self.eliminate_over_limit(state, state.seats_in())
-            if state.finished:
-                return
-        super().evolve(state, event)
+    def evolve_end(self, state: ClimbTable, event: dict) -> None:
+        # penalties given during an unfinished deal still count: over the limit is out before the end
+        self.eliminate_over_limit(state, state.seats_in())
+        if not state.finished:
+            super().evolve_end(state, event)
 
     def eliminate_over_limit(self, state: ClimbTable, seats: list[int]) -> None:
         limit = state.options["limit"]
         eliminate(state, [seat for seat in seats if state.scores[seat] > limit], self.all_out_rule(state))
 
     # --- penalties -----------------------------------------------------------------------------
-    def decide_penalty(self, state: ClimbTable, command: dict) -> Decision:
-        check_playing(state)
+    def decide_penalty(self, state: ClimbTable, command: dict, force: bool) -> Decision:
         seat = seat_of(state, command)
         check_seat_in(state, seat)
         points = command.get("points", state.options["cut_penalty"])

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..cards import JOKER, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, check_playing, choose_dealer, read_hands, seat_of
+from .base import Decision, Game, Lot, Option, Table, read_hands, seat_of
 from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
@@ -145,30 +145,8 @@ class OhHell(Game):
         return OhHellTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n,
                            sizes=hand_sizes(options["sequence"], n))
 
-    def decide(self, state: OhHellTable, command: dict, lot: Lot | None = None) -> Decision:
-        check_playing(state)
-        force = command.get("force") is True
-        kind = command.get("type")
-        if kind == "deal":
-            return self.decide_deal(state, command, lot, force)
-        if kind == "bid":
-            return self.decide_bid(state, command, force)
-        if kind == "play":
-            return self.decide_play(state, command, force)
-        if kind == "end":
-            return Decision({"type": "end"})
-        raise InvalidInput("bad_event_type", f"{self.title} has no event {kind!r}.", {"type": kind})
-
-    def evolve(self, state: OhHellTable, event: dict) -> None:
-        kind = event["type"]
-        if kind == "deal":
-            self.evolve_deal(state, event)
-        elif kind == "bid":
-            self.evolve_bid(state, event)
-        elif kind == "play":
-            self.evolve_play(state, event)
-        elif kind == "end":
-            self.finish(state)
+    def evolve_end(self, state: OhHellTable, event: dict) -> None:
+        self.finish(state)
 
     def finish(self, state: OhHellTable) -> None:
         state.final = groups_by_total(state.scores)
@@ -181,7 +159,7 @@ class OhHell(Game):
     def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
         if state.hand is not None and not state.hand.over:
             raise Rejected("deal_in_progress", f"Hand {state.hand.number} is still being played.")
-        dealer, warnings = choose_dealer(state, command, lot, force)
+        dealer, warnings = self.choose_dealer(state, command, lot, force)
         number = state.deals_played + 1
         size = state.sizes[number - 1]
         trump = self.parse_trump(state, command.get("trump"), number)
@@ -189,7 +167,7 @@ class OhHell(Game):
         event = {"type": "deal", "dealer": dealer, "trump": str(trump) if trump else None}
         if hands:
             event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
-        if force:
+        if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
 
@@ -379,7 +357,7 @@ class OhHell(Game):
         hand = state.hand
         if hand is None or hand.over:
             number = state.deals_played + 1
-            dealer = state.next_seat_in(state.last_dealer) if state.last_dealer is not None else None
+            dealer = self.next_dealer(state)
             return {"type": "deal", "dealer": dealer, "deal": number, "cards": state.sizes[number - 1],
                     "turn_trump": trump_turned(state.options, state.sizes, number, len(state.names))}
         waiting = hand.waiting_bids()
