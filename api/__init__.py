@@ -11,6 +11,7 @@ from . import errors, store, views
 __all__ = ["create_app"]
 
 MAX_BODY_BYTES = 64 * 1024
+MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for the memory it takes
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -20,11 +21,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MATCHES_CACHED=MATCHES_CACHED,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
     store.migrate(app.config["DATABASE"])
     app.teardown_appcontext(store.close_db)
+    app.extensions["kibic_matches"] = store.MatchCache(app.config["MATCHES_CACHED"])
     errors.register(app)
     app.register_blueprint(views.bp)
     return app
