@@ -11,6 +11,7 @@ Recording an event costs the same at event 10 and at event 5,000: only an undo f
 from __future__ import annotations
 
 import re
+import sys
 from decimal import Decimal, InvalidOperation
 
 from .games import get_game
@@ -106,7 +107,7 @@ class Match:
         seq = self.seq + 1 if seq is None else seq
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} does not follow event {self.seq}")
-        event = {**event, "seq": seq}
+        event = {**shared(event), "seq": seq}
         self.log.append(event)
         if event["type"] != "undo":
             self.live.append(seq)
@@ -185,6 +186,18 @@ class Match:
                          "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],
             "transfers": [{**t, "amount": show(t["amount"])} for t in money["transfers"]],
         }
+
+
+def shared(value: object) -> object:
+    """An event's data with its texts interned: the thousands of events a server holds share one copy of
+    each field name, event type and card, instead of one per event read from the log or decided."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [shared(item) for item in value]
+    if isinstance(value, dict):
+        return {sys.intern(key) if isinstance(key, str) else key: shared(item) for key, item in value.items()}
+    return value
 
 
 def check_players(game: Game, players: object) -> list[str]:
