@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from . import errors, store, views
+from . import encoding, errors, store, views
 
 __all__ = ["create_app"]
 
@@ -17,6 +17,7 @@ MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for 
 def create_app(test_config: dict | None = None) -> Flask:
     """The Flask application; `test_config` overrides the defaults (and `REFEREE_DB`)."""
     app = Flask(__name__, static_folder=None)
+    app.json = encoding.JSONProvider(app)
     app.url_map.merge_slashes = False  # "//" would be an HTML redirect; here it is a JSON 404
     app.config.from_mapping(
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),

@@ -20,7 +20,7 @@ from flask import Blueprint, Response, make_response, request, url_for
 
 from referee import Match, catalogue
 
-from . import schemas, store
+from . import encoding, schemas, store
 from .errors import BadContentType, BadIdempotencyKey, BadJson, IdempotencyKeyReused, KeyRequired, SeqConflict, WrongKey
 
 bp = Blueprint("api", __name__)
@@ -148,7 +148,7 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 
 def state(match_id: str, match: Match) -> dict:
-    return {"id": match_id, **match.view()}
+    return {"id": match_id, **match.view(), "history": encoding.history_text(match)}
 
 
 # --- the request ----------------------------------------------------------------------------------
