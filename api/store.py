@@ -153,10 +153,11 @@ def insert_match(db: Database, match_id: str, header: dict, key_hash: str) -> No
 
 
 def match_row(db: Database, match_id: str) -> dict:
-    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
-    if not rows:
+    cursor = db.execute("SELECT * FROM matches WHERE id = ?", [match_id])  # one statement, no savepoint around it
+    row = cursor.fetchone()
+    if row is None:
         raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
-    return rows[0]
+    return dict(zip([column[0] for column in cursor.description], row, strict=True))
 
 
 def header(row: dict) -> dict:
@@ -255,7 +256,9 @@ def up_to_date(db: Database, match_id: str, match: Match | None, latest: int) ->
     """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step."""
     if match is not None and match.seq > latest:
         latest = latest_seq(db, match_id)  # stored by this process after `latest` was read, or out of step
-    if match is not None and match.seq <= latest:
+    if match is not None and match.seq == latest:
+        return match
+    if match is not None and match.seq < latest:
         try:
             for event in events(db, match_id, upto=latest, after=match.seq):
                 match.record(event, event["seq"])

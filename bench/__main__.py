@@ -44,7 +44,7 @@ def main() -> None:
             results["baseline_load"] = load.inserts_at_once(floor, args.tables, cycles * 7, seconds=60)
             results["kibic_load"] = load.tables_at_once(kibic, args.tables, cycles, seconds=60)
             print("3. growth: one long match, logged through HTTP ...", flush=True)
-            results["growth"] = load.growth(kibic, late=300 if quick else 5000, rounds=10 if quick else 60)
+            results["growth"] = load.growth(kibic, late=300 if quick else 5000, rounds=10 if quick else 200)
 
     print("4. memory: matches held in one process ...", flush=True)
     results["memory"] = [memory(game, 100 if quick else 1000, 150) for game in GAMES]

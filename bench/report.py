@@ -75,8 +75,9 @@ def engine_part(results) -> str:
         "## 1. The engine",
         "",
         "Random full matches through `referee.Match` (four players; Dureń: two, a series of five deals), "
-        "played by the tests' table simulators (`tests/*_table.py`) from shuffled decks, blind, asking "
-        "`expected()` before each event as the page does. One process, no storage.",
+        "played by the tests' table simulators (`tests/*_table.py`) from shuffled decks, blind (the referee "
+        "is not told the hands), each checking its moves against `expected()` as it goes. One process, no "
+        "storage.",
         "",
         table(["game", "matches", "events per match", "matches/s", "events/s"], rows),
         "",
@@ -100,9 +101,9 @@ def http_part(results: dict) -> str:
     return "\n".join([
         "## 2. Over HTTP",
         "",
-        "**One client, no queue**: a round is a baseline insert, an Ogurets play posted to Kibic, a poll that "
-        "finds it (`200`, with the ETag) and a poll that finds nothing new (`304`), so both servers are "
-        "measured at the same moments.",
+        "**One client, no queue**: a round is a baseline insert, an Ogurets event posted to Kibic (a play; "
+        "one in 29 is a deal), a poll that finds it (`200`, with the ETag) and a poll that finds nothing new "
+        "(`304`), so both servers are measured at the same moments.",
         "",
         table(["request", "count", "p50 ms", "p99 ms", "p50 / baseline p50"], one),
         "",
