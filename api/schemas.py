@@ -7,6 +7,8 @@ the match (the highest seat, the hand size, who may bid what), is the engine's t
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 from referee import CardError, parse_card
@@ -144,12 +146,19 @@ def load_event(body: object) -> dict:
         raise ValidationError({"type": ["Undo has its own route: POST /api/matches/{id}/undo."]})
     if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
         raise ValidationError({"type": [f"Must be one of: {', '.join(EVENT_SCHEMAS)}."]})
-    return EVENT_SCHEMAS[kind]().load(body)
+    return schema(EVENT_SCHEMAS[kind]).load(body)
 
 
 def load_match(body: object) -> dict:
-    return MatchSchema().load(body if body is not None else {})
+    return schema(MatchSchema).load(body if body is not None else {})
 
 
 def load_undo(body: object) -> dict:
-    return UndoSchema().load(body if body is not None else {})
+    return schema(UndoSchema).load(body if body is not None else {})
+
+
+@functools.cache
+def schema(kind: type[Schema]) -> Schema:
+    """One instance of each schema, made on first use: an instance loads any number of bodies, and making
+    one costs more than a play's refereeing."""
+    return kind()
