@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 LAYERS = [  # (layer, a piece of the file path), the first that matches names the layer
-    ("SQLite (queries, commit, fsync)", "sqlite"),
+    ("SQLite (queries, commit, fsync)", "sqlite"),  # report.LAYER_SQLITE
     ("referee: the engine (decide, record, view)", "/referee/"),
     ("api: views, store, schemas", "/api/"),
     ("marshmallow (reading the request)", "marshmallow"),
