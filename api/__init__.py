@@ -27,7 +27,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     store.migrate(app.config["DATABASE"])
-    app.extensions["kibic_database_held_open"] = store.hold_open(app.config["DATABASE"])
     app.teardown_appcontext(store.close_db)
     app.extensions["kibic_matches"] = store.MatchCache(app.config["MATCHES_CACHED"])
     errors.register(app)

@@ -97,15 +97,6 @@ def enable_wal(db: Database) -> None:
             time.sleep(0.02)
 
 
-def hold_open(path: str) -> Database:
-    """A connection the server process keeps open and idle, so that a request closing its own connection is
-    never the last one on the file: the last close checkpoints the write-ahead log into the database and
-    deletes it, which would cost every request of a quiet table two more syncs to disk."""
-    db = connect(path)
-    db.execute("SELECT count(*) FROM sqlite_master").fetchall()  # opens the file and its shared WAL index
-    return db
-
-
 def get_db() -> Database:
     """This request's connection, opened on first use."""
     if "db" not in g:
