@@ -1,9 +1,8 @@
 """The floor of this stack: a minimal Flask view that inserts one row into SQLite, durably, and answers JSON.
 
 Served by the same gunicorn as Kibic (same workers, same settings) with the same storage settings as
-`api.store`: a connection per request, WAL, `synchronous=FULL`, a busy timeout, one transaction per insert,
-and one idle connection held open by the process (see `api.store.hold_open`). Whatever Kibic does beyond
-this is the price of refereeing.
+`api.store`: a connection per request, WAL, `synchronous=FULL`, a busy timeout, one transaction per insert.
+Whatever Kibic does beyond this is the price of refereeing.
 """
 
 from __future__ import annotations
@@ -37,9 +36,6 @@ def prepare(path: str) -> None:
 def create_app() -> Flask:
     app = Flask(__name__)
     path = os.environ["BASELINE_DB"]
-    held = connect(path)
-    held.execute("SELECT count(*) FROM sqlite_master").fetchall()
-    app.extensions["held_open"] = held  # idle from now on: closing a request's connection is never the last close
 
     @app.post("/insert")
     def insert():
