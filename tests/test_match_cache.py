@@ -241,3 +241,21 @@ def test_the_state_served_is_never_behind_the_log(table, worker, seed):
             state = through.post_event(match, {"type": "deal"})["state"]
         for reader in workers:
             assert reader.state(match) == state
+
+
+def test_a_log_shorter_than_the_match_in_hand_is_believed(app, table):
+    """The database was put back to an earlier copy: the match is rebuilt from the log, not served from memory."""
+    match = dealt_match(table)
+    for seat, card in SEED_PLAYS[:4]:
+        table.play(match, seat, card)
+    earlier = table.client.get(f"/api/matches/{match['id']}/events").get_json()["events"][:3]
+    with app.app_context():
+        db = store.get_db()
+        with db.atomic():
+            db.execute("DELETE FROM events WHERE match_id = ? AND seq > 3", [match["id"]])
+
+    state = table.state(match)
+
+    assert state["seq"] == 3
+    assert [play["card"] for play in state["deal"]["table"]] == ["K", "2"]
+    assert table.events(match) == earlier
