@@ -5,6 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: serve test bench lint install
 
@@ -25,8 +26,12 @@ test: $(STAMP)
 	if [ $$rc = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; fi; \
 	exit $$rc
 
-bench: $(STAMP)
-	$(PY) -m bench
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(PY) -m bench $(BENCH_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check referee api tests bench

@@ -6,25 +6,29 @@ import os
 
 from flask import Flask
 
-from . import errors, security, store, views
+from . import encoding, errors, security, store, views
 
 __all__ = ["create_app"]
 
 MAX_BODY_BYTES = 64 * 1024
+MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for the memory it takes
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """The Flask application; `test_config` overrides the defaults (and `REFEREE_DB`)."""
     app = Flask(__name__, static_folder=None)
+    app.json = encoding.JSONProvider(app)
     app.url_map.merge_slashes = False  # "//" would be an HTML redirect; here it is a JSON 404
     app.config.from_mapping(
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MATCHES_CACHED=MATCHES_CACHED,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
     store.open_store(app)
     app.teardown_appcontext(store.close_db)
+    app.extensions["kibic_matches"] = store.MatchCache(app.config["MATCHES_CACHED"])
     errors.register(app)
     security.register(app)
     app.register_blueprint(views.bp)

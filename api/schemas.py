@@ -7,6 +7,8 @@ the match (the highest seat, the hand size, who may bid what), is the engine's t
 
 from __future__ import annotations
 
+import functools
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 from referee import CardError, parse_card
@@ -162,13 +164,20 @@ def load_event(body: object) -> dict:
         raise ValidationError({"type": ["Undo has its own route: POST /api/matches/{id}/undo."]})
     if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
         raise ValidationError({"type": [f"Must be one of: {', '.join(EVENT_SCHEMAS)}."]})
-    return EVENT_SCHEMAS[kind]().load(body)
+    return schema(EVENT_SCHEMAS[kind]).load(body)
 
 
 def load_match(body: object) -> dict:
-    return MatchSchema().load(body)
+    return schema(MatchSchema).load(body)
 
 
 def load_undo(body: object) -> dict:
     """The undo's body; JSON null is not the empty body (no body at all is `{}`)."""
-    return UndoSchema().load(body)
+    return schema(UndoSchema).load(body)
+
+
+@functools.cache
+def schema(kind: type[Schema]) -> Schema:
+    """One instance of each schema, made on first use: an instance loads any number of bodies, and making
+    one costs more than a play's refereeing."""
+    return kind()

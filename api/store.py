@@ -13,6 +13,10 @@ use `BEGIN IMMEDIATE`).
 
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
+
+Each server process keeps the matches it folded lately (`MatchCache`), each as it stood after its latest
+event: a request checks the latest seq in the database (one indexed query), applies only the events
+other processes stored since, and rebuilds the match from its log only when it is missing or out of step.
 """
 
 from __future__ import annotations
@@ -24,7 +28,11 @@ import json
 import logging
 import secrets
 import sqlite3
+import threading
 import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -200,10 +208,11 @@ def idempotent_match(db: Database, idempotency_key_hash: str) -> dict | None:
 
 
 def match_row(db: Database, match_id: str) -> dict:
-    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
-    if not rows:
+    cursor = db.execute("SELECT * FROM matches WHERE id = ?", [match_id])  # one statement, no savepoint around it
+    row = cursor.fetchone()
+    if row is None:
         raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
-    return rows[0]
+    return dict(zip([column[0] for column in cursor.description], row, strict=True))
 
 
 def header(row: dict) -> dict:
@@ -213,11 +222,21 @@ def header(row: dict) -> dict:
 
 # --- events --------------------------------------------------------------------------------------
 
-def events(db: Database, match_id: str, upto: int | None = None) -> list[dict]:
-    """The log of a match (up to event `upto`, when given), oldest first, each event with its `seq`."""
-    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq <= ? ORDER BY seq",
-                    [match_id, LAST_SEQ if upto is None else upto])
+def events(db: Database, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
+    """The log of a match (after event `after`, up to event `upto` when given), oldest first, with their `seq`."""
+    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                    [match_id, after, LAST_SEQ if upto is None else upto])
     return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
+
+
+def latest_seq(db: Database, match_id: str) -> int:
+    """The seq of the match's latest event (0 before the first one): one query on the primary keys."""
+    found, seq = db.execute(
+        "SELECT EXISTS (SELECT 1 FROM matches WHERE id = ?), (SELECT max(seq) FROM events WHERE match_id = ?)",
+        [match_id, match_id]).fetchone()
+    if not found:
+        raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
+    return seq or 0
 
 
 def event(db: Database, match_id: str, seq: int) -> dict:
@@ -228,6 +247,79 @@ def event(db: Database, match_id: str, seq: int) -> dict:
 def load_match(db: Database, match_id: str, upto: int | None = None) -> Match:
     """The match as its header and its log rebuild it (as it stood after event `upto`, when given)."""
     return Match.replay(header(match_row(db, match_id)), events(db, match_id, upto))
+
+
+# --- the matches this process holds --------------------------------------------------------------
+
+class MatchCache:
+    """The matches a server process folded lately, each as it stood after its latest event; the least
+    recently used go first when there are more than `size`.
+
+    A request takes its match out while it works on it, so no other request of the process sees it half
+    changed, and puts it back when done; a request that finds it missing rebuilds it from the log.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self.matches: OrderedDict[str, Match] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+    def take(self, match_id: str) -> Match | None:
+        with self.lock:
+            return self.matches.pop(match_id, None)
+
+    def put(self, match_id: str, match: Match) -> None:
+        """Keeps `match`, unless the cache holds the same match further on (another request's)."""
+        with self.lock:
+            held = self.matches.get(match_id)
+            if held is None or held.seq <= match.seq:
+                self.matches[match_id] = match
+            self.matches.move_to_end(match_id)
+            while len(self.matches) > self.size:
+                self.matches.popitem(last=False)
+
+
+def cache() -> MatchCache:
+    return current_app.extensions["kibic_matches"]
+
+
+@contextmanager
+def current_match(db: Database, match_id: str, latest: int | None = None) -> Iterator[Match]:
+    """The match after its latest stored event (`latest`, when the caller just read it), for this request alone.
+
+    It goes back to the process's cache when the block ends, unless the block raised after changing it:
+    a block that records an event must store it before it ends, or raise.
+    """
+    latest = latest_seq(db, match_id) if latest is None else latest
+    match = up_to_date(db, match_id, cache().take(match_id), latest)
+    seq = match.seq
+    try:
+        yield match
+    except BaseException:
+        if match.seq == seq:
+            cache().put(match_id, match)
+        raise
+    cache().put(match_id, match)
+
+
+def up_to_date(db: Database, match_id: str, match: Match | None, latest: int) -> Match:
+    """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step."""
+    if match is not None and match.seq > latest:
+        latest = latest_seq(db, match_id)  # stored by this process after `latest` was read, or out of step
+    if match is not None and match.seq == latest:
+        return match
+    if match is not None and match.seq < latest:
+        try:
+            for event in events(db, match_id, upto=latest, after=match.seq):
+                match.record(event, event["seq"])
+        except ValueError:
+            match = None
+        if match is not None and match.seq == latest:
+            return match
+    return load_match(db, match_id, upto=latest)
 
 
 def append_event(db: Database, match_id: str, event: dict, idempotency_key: str | None = None,

@@ -2,7 +2,8 @@
 
 Writes need the match's key (`Authorization: Bearer <key>`). A write may carry `expect_seq` (refused
 with 409 when the log has moved on) and an `Idempotency-Key` header (a retry returns the first answer
-and records nothing).
+and records nothing). The state of a match carries the `ETag` `"<id>-<seq>"`: asked again with it in
+`If-None-Match` while nothing was logged, the answer is `304` without building the state.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import secrets
 import sqlite3
 from pathlib import Path
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, make_response, request, url_for
 
 from referee import Match, catalogue
 
-from . import schemas, store
+from . import encoding, schemas, store
 from .errors import BadContentType, BadIdempotencyKey, BadJson, IdempotencyKeyReused, KeyRequired, SeqConflict, WrongKey
 
 bp = Blueprint("api", __name__)
@@ -40,17 +41,34 @@ def games():
 
 @bp.get("/api/matches/<match_id>")
 def get_match(match_id: str):
-    return state(match_id, store.load_match(store.get_db(), match_id))
+    db = store.get_db()
+    seq = store.latest_seq(db, match_id)
+    if request.if_none_match.contains_weak(etag(match_id, seq)):
+        response = Response(status=304)
+    else:
+        with store.current_match(db, match_id, seq) as match:
+            response = make_response(state(match_id, match))
+        seq = match.seq
+    response.set_etag(etag(match_id, seq))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def etag(match_id: str, seq: int) -> str:
+    """The state's version: a match's log only grows, so its id and latest seq name one state."""
+    return f"{match_id}-{seq}"
 
 
 @bp.get("/api/matches/<match_id>/events")
 def get_events(match_id: str):
-    return {"events": store.load_match(store.get_db(), match_id).events_view()}
+    with store.current_match(store.get_db(), match_id) as match:
+        return {"events": match.events_view()}
 
 
 @bp.get("/api/matches/<match_id>/settlement")
 def get_settlement(match_id: str):
-    return store.load_match(store.get_db(), match_id).settlement()
+    with store.current_match(store.get_db(), match_id) as match:
+        return match.settlement()
 
 
 @bp.get("/openapi.yaml")
@@ -124,20 +142,21 @@ def record(match_id: str, route: str, body: object, command: dict):
         if earlier:
             return first_answer(match_id, earlier, digest)
     expect_seq = command.pop("expect_seq", None)
-    match = store.load_match(db, match_id)
-    if expect_seq is not None and expect_seq != match.seq:
-        raise seq_conflict(match_id, match, f"The match is at event {match.seq}, not {expect_seq}: "
-                           "something was logged in between. Look at the table again.")
-    event, warnings, findings = match.play(command, lot)
     try:
-        store.append_event(db, match_id, event, idempotency_key, digest)
-    except sqlite3.IntegrityError:
+        with store.current_match(db, match_id) as match:
+            if expect_seq is not None and expect_seq != match.seq:
+                raise seq_conflict(match_id, match, f"The match is at event {match.seq}, not {expect_seq}: "
+                                   "something was logged in between. Look at the table again.")
+            event, warnings, findings = match.play(command, lot)
+            store.append_event(db, match_id, event, idempotency_key, digest)
+            return answer(match_id, match, event, warnings, [f.as_dict() for f in findings]), 201
+    except sqlite3.IntegrityError:  # the match in hand is dropped: it holds an event the log does not
         earlier = idempotency_key and store.idempotent_event(db, match_id, idempotency_key)
         if earlier:
             return first_answer(match_id, earlier, digest)
         message = f"Event {event['seq']} was logged by someone else just now. Look at the table again."
-        raise seq_conflict(match_id, store.load_match(db, match_id), message) from None
-    return answer(match_id, match, event, warnings, [f.as_dict() for f in findings]), 201
+        with store.current_match(db, match_id) as match:
+            raise seq_conflict(match_id, match, message) from None
 
 
 def first_answer(match_id: str, earlier: dict, digest: str):
@@ -162,7 +181,7 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 
 def state(match_id: str, match: Match) -> dict:
-    return {"id": match_id, **match.view()}
+    return {"id": match_id, **match.view(), "history": encoding.history_text(match)}
 
 
 # --- the request ----------------------------------------------------------------------------------

@@ -4,11 +4,14 @@ A match is created with a game, its players in clockwise order, the options and 
 afterwards is an event in its log. `decide` turns a command into the event to record (or raises a
 rejection); `record` appends it and applies it. An `undo` event retracts the latest live event and the
 state is folded again from the log, so the same log always rebuilds the same state.
+
+Recording an event costs the same at event 10 and at event 5,000: only an undo folds the log again.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from decimal import Decimal, InvalidOperation
 
@@ -34,6 +37,7 @@ class Match:
         self.currency = currency
         self.log: list[dict] = []
         self.undone: dict[int, int] = {}  # seq of a retracted event -> seq of the undo that retracted it
+        self.live: list[int] = []  # the seqs of the live events, oldest first: an undo retracts the last
         self.state: Table = game.new_state(players, options)
 
     # --- making and rebuilding -------------------------------------------------------------------
@@ -59,10 +63,11 @@ class Match:
 
     @classmethod
     def replay(cls, header: dict, events: list[dict]) -> Match:
-        """The match rebuilt from its header and its whole log (undo events included)."""
+        """The match rebuilt from its header and its whole log (undo events included), folded once."""
         match = cls.from_header(header)
         for event in events:
-            match.record(event, event["seq"])
+            match.append(event, event["seq"])
+        match.refold()
         return match
 
     # --- events ------------------------------------------------------------------------------------
@@ -71,7 +76,7 @@ class Match:
         return self.log[-1]["seq"] if self.log else 0
 
     def live_events(self) -> list[dict]:
-        return [e for e in self.log if e["type"] != "undo" and e["seq"] not in self.undone]
+        return [self.log[seq - 1] for seq in self.live]
 
     def decide(self, command: object, lot: Lot | None = None) -> Decision:
         """The event that `command` records, with its warnings; raises `Rejected` or `InvalidInput`."""
@@ -79,10 +84,9 @@ class Match:
             raise InvalidInput("bad_event", "An event is an object with a type.")
         kind = command.get("type")
         if kind == "undo":
-            live = self.live_events()
-            if not live:
+            if not self.live:
                 raise Rejected("nothing_to_undo", "There is nothing to undo.")
-            return Decision({"type": "undo", "undoes": live[-1]["seq"]})
+            return Decision({"type": "undo", "undoes": self.live[-1]})
         if kind not in self.game.event_types:
             kinds = ", ".join(sorted(self.game.event_types | {"undo"}))
             raise InvalidInput("bad_event_type", f"{self.game.title} has no event {kind!r}; it has: {kinds}.",
@@ -92,18 +96,29 @@ class Match:
 
     def record(self, event: dict, seq: int | None = None) -> list[Finding]:
         """Append a decided event (with its warnings) as number `seq`; returns the findings it raised."""
-        seq = self.seq + 1 if seq is None else seq
-        if seq != self.seq + 1:
-            raise ValueError(f"event {seq} does not follow event {self.seq}")
-        event = {**event, "seq": seq}
-        self.log.append(event)
+        event = self.append(event, seq)
         if event["type"] == "undo":
-            self.undone[event["undoes"]] = seq
             self.refold()
             return []
         before = len(self.state.findings)
         self.game.evolve(self.state, event)
         return self.state.findings[before:]
+
+    def append(self, event: dict, seq: int | None = None) -> dict:
+        """Put the event in the log as number `seq` (the next one) without applying it to the state."""
+        seq = self.seq + 1 if seq is None else seq
+        if seq != self.seq + 1:
+            raise ValueError(f"event {seq} does not follow event {self.seq}")
+        event = {**shared(event), "seq": seq}
+        self.log.append(event)
+        if event["type"] != "undo":
+            self.live.append(seq)
+        elif self.live and self.live[-1] == event["undoes"]:
+            self.undone[event["undoes"]] = seq
+            self.live.pop()
+        else:
+            raise ValueError(f"undo {seq} retracts event {event['undoes']}, which is not the latest live event")
+        return event
 
     def play(self, command: dict, lot: Lot | None = None) -> tuple[dict, list[dict], list[Finding]]:
         """Decide and record in one step: (event, warnings, new findings)."""
@@ -173,6 +188,18 @@ class Match:
                          "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],
             "transfers": [{**t, "amount": show(t["amount"])} for t in money["transfers"]],
         }
+
+
+def shared(value: object) -> object:
+    """An event's data with its texts interned: the thousands of events a server holds share one copy of
+    each field name, event type and card, instead of one per event read from the log or decided."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [shared(item) for item in value]
+    if isinstance(value, dict):
+        return {sys.intern(key) if isinstance(key, str) else key: shared(item) for key, item in value.items()}
+    return value
 
 
 def check_players(game: Game, players: object) -> list[str]:

@@ -143,7 +143,7 @@ def test_an_unexpected_failure_is_a_500_without_a_trace(client, dealt, monkeypat
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals /etc/passwd")
 
-    monkeypatch.setattr(api.views.store, "load_match", broken)
+    monkeypatch.setattr(api.views.Match, "view", broken)
     response = client.get(f"/api/matches/{dealt['id']}")
     error = assert_error_shape(response, 500, "internal_error")
     assert "secret" not in response.get_data(as_text=True)

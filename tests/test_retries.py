@@ -116,15 +116,15 @@ def test_expect_seq_behind_the_log_is_refused_with_the_current_state(table, deal
 
 def another_phone_writes_first(monkeypatch, event, idempotency_key=None, request_hash=None):
     """Between our read of the log and our write, another phone appends `event` as the next seq."""
-    load = store.load_match
+    up_to_date = store.up_to_date
 
-    def load_then_race(db, match_id, upto=None):
-        loaded = load(db, match_id, upto)
-        monkeypatch.setattr(api.views.store, "load_match", load)
+    def read_then_race(db, match_id, match, latest):
+        loaded = up_to_date(db, match_id, match, latest)
+        monkeypatch.setattr(api.views.store, "up_to_date", up_to_date)
         store.append_event(db, match_id, {**event, "seq": loaded.seq + 1}, idempotency_key, request_hash)
         return loaded
 
-    monkeypatch.setattr(api.views.store, "load_match", load_then_race)
+    monkeypatch.setattr(api.views.store, "up_to_date", read_then_race)
 
 
 def test_two_phones_logging_the_same_seq_the_second_gets_a_conflict(client, table, dealt, monkeypatch):

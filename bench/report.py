@@ -1,0 +1,183 @@
+"""The benchmarks' results as markdown: the targets first, then each part."""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import UTC, datetime
+
+from .load import CHANGED, INSERT, POST, UNCHANGED, Run
+
+TARGETS = {"post": 1.5, "poll": 1.0, "growth": 1.2}
+LAYER_SQLITE = "SQLite (queries, commit, fsync)"
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def verdict(ratio: float, goal: float) -> str:
+    return "met" if ratio <= goal else "**not met**"
+
+
+def markdown(results: dict) -> str:
+    service: Run = results["service"]
+    growth = results["growth"]
+    post = service.p50(POST) / service.p50(INSERT)
+    poll = service.p50(UNCHANGED) / service.p50(INSERT)
+    grown = growth.ratio("posts")
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [
+        "# Kibic's benchmarks",
+        "",
+        f"`make bench`, {when}: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"gunicorn with {results['workers']} sync workers on 127.0.0.1 for Kibic and for the baseline alike; "
+        "the client runs on the same machine. The **baseline** is the floor of this stack: a minimal Flask view "
+        "(`bench/baseline.py`) that inserts one row into SQLite in one transaction, with Kibic's storage settings "
+        "(a connection per request, WAL, `synchronous=FULL`). Latencies are the client's, from connecting to "
+        "the last byte. Ratios compare numbers measured in this same run."
+        + (" **A `--quick` smoke run: too small to quote.**" if results["quick"] else ""),
+        "",
+        "## Targets",
+        "",
+        table(["target", "Kibic p50", "baseline p50", "ratio", "goal", ""], [
+            ["posting a play (one client)", ms(service.p50(POST)), ms(service.p50(INSERT)), f"{post:.2f}",
+             f"≤ {TARGETS['post']}", verdict(post, TARGETS["post"])],
+            ["polling an unchanged match, `304` (one client)", ms(service.p50(UNCHANGED)), ms(service.p50(INSERT)),
+             f"{poll:.2f}", f"≤ {TARGETS['poll']}", verdict(poll, TARGETS["poll"])],
+            [f"a play at event {growth.late:,} against one at event {growth.early}", ms(p50(growth.posts["late"])),
+             ms(p50(growth.posts["early"])), f"{grown:.2f}", f"≤ {TARGETS['growth']}",
+             verdict(grown, TARGETS["growth"])],
+        ]),
+        "",
+        engine_part(results["engine"]),
+        http_part(results),
+        growth_part(growth),
+        memory_part(results["memory"]),
+        profile_part(results["profile"]),
+    ]
+    return "\n".join(parts)
+
+
+def p50(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def engine_part(results) -> str:
+    rows = [[r.game, str(r.matches), f"{r.events / r.matches:.0f}", f"{r.matches_per_second:.0f}",
+             f"{r.events_per_second:,.0f}"] for r in results]
+    return "\n".join([
+        "## 1. The engine",
+        "",
+        "Random full matches through `referee.Match` (four players; Dureń: two, a series of five deals), "
+        "played by the tests' table simulators (`tests/*_table.py`) from shuffled decks, blind (the referee "
+        "is not told the hands), each checking its moves against `expected()` as it goes. One process, no "
+        "storage.",
+        "",
+        table(["game", "matches", "events per match", "matches/s", "events/s"], rows),
+        "",
+    ])
+
+
+def http_part(results: dict) -> str:
+    service: Run = results["service"]
+    base: Run = results["baseline_load"]
+    kibic: Run = results["kibic_load"]
+    tables = results["tables"]
+    one = [[kind, str(len(service.latencies[kind])), ms(service.p50(kind)), ms(service.p99(kind)),
+            f"{service.p50(kind) / service.p50(INSERT):.2f}"] for kind in (INSERT, POST, CHANGED, UNCHANGED)]
+    loaded = [[f"baseline: {tables} clients inserting", str(base.requests()), f"{base.rps():.0f}",
+               ms(base.p50(INSERT)), ms(base.p99(INSERT)), "1.00"],
+              [f"Kibic: {tables} tables, all requests", str(kibic.requests()), f"{kibic.rps():.0f}", "", "",
+               f"{kibic.rps() / base.rps():.2f} (req/s)"]]
+    for kind in (POST, CHANGED, UNCHANGED):
+        loaded.append([f"Kibic: {kind}", str(len(kibic.latencies[kind])), "", ms(kibic.p50(kind)),
+                       ms(kibic.p99(kind)), f"{kibic.p50(kind) / base.p50(INSERT):.2f} (p50)"])
+    return "\n".join([
+        "## 2. Over HTTP",
+        "",
+        "**One client, no queue**: a round is a baseline insert, an Ogurets event posted to Kibic (a play; "
+        "one in 29 is a deal), a poll that finds it (`200`, with the ETag) and a poll that finds nothing new "
+        "(`304`), so both servers are measured at the same moments.",
+        "",
+        table(["request", "count", "p50 ms", "p99 ms", "p50 / baseline p50"], one),
+        "",
+        f"**{tables} tables at once**, a thread each: the scorer posts an event (Ogurets or Oh Hell, from the "
+        "table simulators; a match over starts a new one), then each of three followers polls twice with "
+        "its ETag: the first poll finds the new state, the second nothing new. The baseline run has as many "
+        "clients, each inserting as many rows as a table makes requests. Latencies here include the wait "
+        "in gunicorn's queue.",
+        "",
+        table(["run", "requests", "req/s", "p50 ms", "p99 ms", "against the baseline"], loaded),
+        "",
+    ])
+
+
+def growth_part(growth) -> str:
+    rows = [
+        ["post a play, p50 ms", ms(p50(growth.posts["early"])), ms(p50(growth.posts["late"])),
+         f"{growth.ratio('posts'):.2f}"],
+        ["poll that finds it (`200`), p50 ms", ms(p50(growth.polls["early"])), ms(p50(growth.polls["late"])),
+         f"{growth.ratio('polls'):.2f}"],
+        ["size of the state, bytes", f"{growth.sizes['early']:,}", f"{growth.sizes['late']:,}",
+         f"{growth.sizes['late'] / growth.sizes['early']:.2f}"],
+    ]
+    return "\n".join([
+        "## 3. Growth",
+        "",
+        f"One Ogurets match (four players, a threshold no deal reaches, so it never ends) logged through HTTP "
+        f"up to event {growth.late:,}; then plays on it alternate with plays on a new match at event "
+        f"{growth.early} ({len(growth.posts['late'])} each).",
+        "",
+        table(["", f"at event {growth.early}", f"at event {growth.late:,}", "ratio"], rows),
+        "",
+    ])
+
+
+def memory_part(rows: list[dict]) -> str:
+    lines = [[row["game"], str(row["matches"]), f"{row['events']:.0f}", f"{row['bytes'] / 2**20:.1f}",
+              f"{row['bytes'] / row['matches'] * 1000 / 2**20:.1f}"] for row in rows]
+    return "\n".join([
+        "## 4. Memory",
+        "",
+        "Matches folded into one server process's cache (a child process each game), each logged up to "
+        "about 150 events (a shorter match whole): the growth of the process's resident set.",
+        "",
+        table(["game", "matches held", "events per match", "RSS growth, MiB", "MiB per 1,000 matches"], lines),
+        "",
+    ])
+
+
+def profile_part(profile: dict | None) -> str:
+    if profile is None:
+        return "## Where the time goes\n\npyinstrument is not installed (`pip install -e '.[bench]'`).\n"
+    kinds = list(profile)
+    layers = sorted({name for _, shares in profile.values() for name in shares},
+                    key=lambda name: -profile[kinds[0]][1].get(name, 0))
+    rows = [[name] + [f"{profile[kind][1].get(name, 0) * 100:.0f} %" for kind in kinds] for name in layers]
+    rows.append(["in-process time per request, ms"] + [ms(profile[kind][0]) for kind in kinds])
+    seconds, shares = profile[kinds[0]]
+    sqlite = shares.get(LAYER_SQLITE, 0)
+    return "\n".join([
+        "## Where the time goes",
+        "",
+        "pyinstrument over Ogurets plays and polls served in-process by the Flask test client (no network, "
+        "no gunicorn), its samples summed by the layer of the code they were in:",
+        "",
+        table(["layer"] + kinds, rows),
+        "",
+        f"**The remaining cost.** A play took {ms(seconds)} ms in-process (the test client's own work included), "
+        f"{sqlite * 100:.0f} % of it in SQLite: "
+        "the commit's sync to disk that the baseline pays too, and the two indexed reads the baseline does not "
+        "make (the match's key, its latest seq). The rest is what refereeing costs beyond the floor: Flask "
+        "routing the request, marshmallow checking the body, the engine deciding the play and applying it to "
+        "the match held in memory, and the state that answers it, built and encoded as JSON. None of it grows "
+        "with the match (part 3). A poll that finds nothing new makes one indexed read and builds nothing.",
+        "",
+    ])

@@ -1,0 +1,261 @@
+"""Each server process keeps the matches it folded; the state it serves is never behind the log.
+
+Two apps on one database file stand for two server processes: each has its own cache, and each must
+see what the other logged (plays and undos) at its next request. A polling page gets `304` while
+nothing was logged, and the new state as soon as something was.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import ContractClient, Table
+
+import api.views
+from api import create_app, store
+
+SEED_PLAYS = [("W", "K"), ("N", "2"), ("E", "3"), ("S", "A"), ("S", "9"), ("W", "K"), ("N", "5"), ("E", "7")]
+
+
+@pytest.fixture
+def worker(app):
+    """Another server process on the same database file, with a cache of its own."""
+
+    def start(**config) -> Table:
+        other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], **config})
+        other.test_client_class = ContractClient
+        return Table(other.test_client())
+
+    return start
+
+
+@pytest.fixture
+def rebuilds(monkeypatch) -> list[str]:
+    """The matches rebuilt from their whole log (not taken from a cache)."""
+    seen: list[str] = []
+    load = store.load_match
+
+    def counting(db, match_id, upto=None):
+        seen.append(match_id)
+        return load(db, match_id, upto)
+
+    monkeypatch.setattr(store, "load_match", counting)
+    return seen
+
+
+def dealt_match(table: Table) -> dict:
+    match = table.new_match()
+    table.post_event(match, {"type": "deal", "dealer": 0})
+    return match
+
+
+def get(table: Table, match: dict, etag: str | None = None):
+    headers = {"If-None-Match": etag} if etag else {}
+    return table.client.get(f"/api/matches/{match['id']}", headers=headers)
+
+
+def test_another_process_sees_each_play_as_soon_as_it_is_logged(table, worker):
+    match = dealt_match(table)
+    other = worker()
+    assert other.state(match)["seq"] == 1
+    for number, (seat, card) in enumerate(SEED_PLAYS):
+        writer, reader = (table, other) if number % 2 == 0 else (other, table)
+        answer = writer.play(match, seat, card)
+        assert reader.state(match) == answer["state"]
+        assert writer.state(match) == answer["state"]
+
+
+def test_an_undo_through_one_process_is_seen_by_another(table, worker):
+    match = dealt_match(table)
+    other = worker()
+    table.play(match, "W", "K")
+    table.play(match, "N", "2")
+    assert [play["card"] for play in other.state(match)["deal"]["table"]] == ["K", "2"]
+
+    undone = table.undo(match)["state"]
+
+    assert other.state(match) == undone
+    assert [play["card"] for play in undone["deal"]["table"]] == ["K"]
+    answer = other.play(match, "N", "Q")
+    assert table.state(match) == answer["state"]
+    assert [play["card"] for play in answer["state"]["deal"]["table"]] == ["K", "Q"]
+
+
+def test_a_play_on_a_match_in_hand_rebuilds_nothing(table, worker, rebuilds):
+    match = dealt_match(table)
+    table.state(match)
+    other = worker()
+    other.state(match)
+    rebuilds.clear()
+
+    for number, (seat, card) in enumerate(SEED_PLAYS):
+        (table if number % 3 else other).play(match, seat, card)
+        table.state(match)
+        other.state(match)
+
+    assert rebuilds == [], "each process applies only the events logged since it last looked"
+
+
+def test_a_refused_play_keeps_the_match_in_hand(table, rebuilds):
+    match = dealt_match(table)
+    table.state(match)
+    rebuilds.clear()
+
+    assert table.play(match, "N", "2", expect=409)["error"]["code"] == "not_your_turn"
+    table.post_event(match, {"type": "play", "seat": 1, "card": "K"})
+
+    assert rebuilds == []
+
+
+def test_a_new_process_rebuilds_the_match_from_the_log(table, worker, rebuilds):
+    match = dealt_match(table)
+    for seat, card in SEED_PLAYS:
+        table.play(match, seat, card)
+    rebuilds.clear()
+
+    assert worker().state(match) == table.state(match)
+    assert rebuilds == [match["id"]]
+
+
+def test_polling_gets_304_until_something_is_logged_then_the_new_state(table, worker):
+    match = dealt_match(table)
+    first = get(table, match)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag == f'"{match["id"]}-1"'
+    assert first.headers["Cache-Control"] == "no-cache"
+
+    unchanged = get(table, match, tag)
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    assert unchanged.headers["ETag"] == tag
+    assert get(worker(), match, tag).status_code == 304
+
+    worker().play(match, "W", "K")
+
+    changed = get(table, match, tag)
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] == f'"{match["id"]}-2"'
+    assert changed.get_json()["deal"]["table"] == [{"seat": 1, "card": "K", "seq": 2}]
+    assert get(table, match, changed.headers["ETag"]).status_code == 304
+
+
+def test_an_undo_changes_the_tag_too(table):
+    match = dealt_match(table)
+    table.play(match, "W", "K")
+    tag = get(table, match).headers["ETag"]
+
+    table.undo(match)
+
+    again = get(table, match, tag)
+    assert again.status_code == 200 and again.get_json()["deal"]["table"] == []
+
+
+@pytest.mark.parametrize("sent, status", [
+    ('"{id}-1"', 304),
+    ('W/"{id}-1"', 304),
+    ('"other", "{id}-1"', 304),
+    ("*", 304),
+    ('"{id}-0"', 200),
+    ('"{id}-2"', 200),
+])
+def test_if_none_match_forms(table, sent, status):
+    match = dealt_match(table)
+    assert get(table, match, sent.format(id=match["id"])).status_code == status
+
+
+def test_304_does_not_build_the_state(table, monkeypatch):
+    match = dealt_match(table)
+    tag = get(table, match).headers["ETag"]
+
+    def broken(*args, **kwargs):
+        raise AssertionError("the state was built")
+
+    monkeypatch.setattr(api.views.Match, "view", broken)
+    assert get(table, match, tag).status_code == 304
+
+
+def test_an_unknown_match_is_404_even_with_a_tag(table):
+    response = table.client.get("/api/matches/nope", headers={"If-None-Match": '"nope-0"'})
+    assert response.status_code == 404
+    assert response.get_json()["error"]["code"] == "match_not_found"
+
+
+def test_the_cache_keeps_the_latest_matches_only(app, table):
+    matches = [dealt_match(table) for _ in range(5)]
+    cache = app.extensions["kibic_matches"]
+    cache.size = 2
+    for match in matches:
+        table.state(match)
+    assert len(cache) == 2
+    assert set(cache.matches) == {matches[-2]["id"], matches[-1]["id"]}
+    table.play(matches[0], "W", "K")
+    assert set(cache.matches) == {matches[-1]["id"], matches[0]["id"]}
+    assert table.state(matches[0])["seq"] == 2
+
+
+def test_a_lost_race_drops_the_match_in_hand(table, dealt_in_race):
+    match, answer = dealt_in_race
+    assert answer["error"]["code"] == "seq_conflict"
+    state = table.state(match)
+    assert state["seq"] == 2
+    assert state["deal"]["table"] == [{"seat": 1, "card": "K", "seq": 2}]
+
+
+@pytest.fixture
+def dealt_in_race(table, monkeypatch):
+    """A play that loses the race for seq 2 to another phone's K, after the match was read."""
+    match = dealt_match(table)
+    table.state(match)
+    up_to_date = store.up_to_date
+
+    def read_then_race(db, match_id, held, latest):
+        loaded = up_to_date(db, match_id, held, latest)
+        monkeypatch.setattr(store, "up_to_date", up_to_date)
+        store.append_event(db, match_id, {"type": "play", "seat": 1, "card": "K", "seq": loaded.seq + 1})
+        return loaded
+
+    monkeypatch.setattr(store, "up_to_date", read_then_race)
+    return match, table.play(match, "W", "A", expect=409)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_state_served_is_never_behind_the_log(table, worker, seed):
+    """Random writes, undos and reads through three processes with small caches: every answer is the log's."""
+    rng = random.Random(seed)
+    workers = [table, worker(MATCHES_CACHED=1), worker(MATCHES_CACHED=2)]
+    matches = [dealt_match(table) for _ in range(3)]
+    for _ in range(40):
+        match, through = rng.choice(matches), rng.choice(workers)
+        state = through.state(match)
+        action = rng.random()
+        if action < 0.2 and state["seq"] > 1:
+            state = through.undo(match)["state"]
+        elif action < 0.8 and state["expected"] and state["expected"]["type"] == "play":
+            play = {"type": "play", "seat": state["expected"]["seat"], "card": rng.choice(["2", "7", "10", "K", "A"])}
+            response = through.client.post(f"/api/matches/{match['id']}/events", json=play,
+                                           headers={"Authorization": f"Bearer {match['key']}"})
+            assert response.status_code in (201, 409), response.get_json()
+            if response.status_code == 201:
+                state = response.get_json()["state"]
+        elif state["expected"] and state["expected"]["type"] == "deal":
+            state = through.post_event(match, {"type": "deal"})["state"]
+        for reader in workers:
+            assert reader.state(match) == state
+
+
+def test_a_log_shorter_than_the_match_in_hand_is_believed(app, table):
+    """The database was put back to an earlier copy: the match is rebuilt from the log, not served from memory."""
+    match = dealt_match(table)
+    for seat, card in SEED_PLAYS[:4]:
+        table.play(match, seat, card)
+    earlier = table.client.get(f"/api/matches/{match['id']}/events").get_json()["events"][:3]
+    with app.app_context():
+        db = store.get_db()
+        with db.atomic():
+            db.execute("DELETE FROM events WHERE match_id = ? AND seq > 3", [match["id"]])
+
+    state = table.state(match)
+
+    assert state["seq"] == 3
+    assert [play["card"] for play in state["deal"]["table"]] == ["K", "2"]
+    assert table.events(match) == earlier
