@@ -20,7 +20,7 @@ serve: $(STAMP)
 	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 2 --access-logfile - 'api:create_app()'
 
 test: $(STAMP)
-	$(PY) -m ruff check referee api tests bench
+	$(PY) -m ruff check referee api webui tests bench
 	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; fi; \
 	exit $$rc
@@ -29,4 +29,4 @@ bench: $(STAMP)
 	$(PY) -m bench
 
 lint: $(STAMP)
-	$(PY) -m ruff check referee api tests bench
+	$(PY) -m ruff check referee api webui tests bench

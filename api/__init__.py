@@ -1,10 +1,12 @@
-"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file."""
+"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file, and the page."""
 
 from __future__ import annotations
 
 import os
 
 from flask import Flask
+
+import webui
 
 from . import errors, store, views
 
@@ -27,4 +29,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(store.close_db)
     errors.register(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(webui.bp)
     return app
