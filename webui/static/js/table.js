@@ -6,13 +6,12 @@ import { SUIT_SYMBOLS, cardName, rankLetter, splitCard, t } from "./i18n.js";
 import { randomSeat } from "./local.js";
 
 /** A card face, small: the rank letter of the language and the suit symbol. */
-export function cardChip(card, { pending = false, extra } = {}) {
+export function cardChip(card, { pending = false } = {}) {
   const { rank, suit } = splitCard(card);
+  const name = cardName(card) + (pending ? ` (${t("table.pending")})` : "");
   return h("span", { class: ["card", suit && (isRed(suit) ? "red" : "black"), pending && "pending"],
-                     title: cardName(card), "data-card": card },
-    h("span", { class: "visually-hidden", text: cardName(card) + (pending ? ` (${t("table.pending")})` : "") }),
-    h("span", { "aria-hidden": "true", text: rankLetter(rank) + (suit ? SUIT_SYMBOLS[suit] : "") }),
-    extra || null);
+                     role: "img", "aria-label": name, title: name, "data-card": card },
+  rankLetter(rank) + (suit ? SUIT_SYMBOLS[suit] : ""));
 }
 
 /** The plays of the current trick that are still waiting to be sent from this phone. */

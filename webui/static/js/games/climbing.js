@@ -62,7 +62,7 @@ function instructions(ctx) {
 }
 
 function ruleHint(ctx, expected) {
-  if (ctx.pending().length) return t("play.waiting_to_send");
+  if (ctx.pending().length) return t("play.queued");
   if (expected.rule === "any") return t("play.rule_any");
   if (expected.rule === "lowest") return t("play.rule_lowest", { top: rankLetter(expected.top) });
   return t("play.rule_reach", { top: rankLetter(expected.top) });

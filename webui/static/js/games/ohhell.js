@@ -83,7 +83,7 @@ function playPanel(ctx) {
   if (!ui.suit && expected.led) ui.suit = expected.led;
   return h("section", { class: "action play-step", "aria-label": who },
     h("h2", { text: who }),
-    h("p", { class: "hint", text: ctx.pending().length ? t("play.waiting_to_send") : led }),
+    h("p", { class: "hint", text: ctx.pending().length ? t("play.queued") : led }),
     suitedPad({
       ranks: suitedRanks(state.game, state.options), ui,
       gone: (card) => gone.has(card),
