@@ -109,7 +109,13 @@ class Phone:
     def tap_card(self, card: str) -> None:
         self.page.click(f'.action .keypad button[data-card="{card}"]')
 
+    def settled(self) -> None:
+        """Waits until nothing this phone entered is waiting to be sent."""
+        self.page.wait_for_selector("#pending", state="detached")
+
     def wait_turn(self, seat: int) -> None:
+        """Waits until every entry is recorded and the referee expects `seat` to act."""
+        self.settled()
         self.page.wait_for_selector(f'.seat.to-act[data-seat="{seat}"]')
 
     def play(self, seat: int, card: str) -> None:

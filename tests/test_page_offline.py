@@ -23,7 +23,7 @@ def test_entries_made_offline_are_sent_once_when_the_network_is_back(phone, serv
     phone.context.set_offline(True)
     phone.tap_card("2")  # N
     phone.page.wait_for_selector("#offline")
-    phone.wait_turn(3)  # the page goes on with the next player while the entry waits
+    phone.page.wait_for_selector('.seat.to-act[data-seat="3"]')  # the page goes on while the entry waits
     phone.tap_card("3")  # E
     phone.page.wait_for_selector("#pending:text('2 entries waiting to be sent')")
     assert phone.page.locator('.seat[data-seat="2"] .card.pending[data-card="2"]').count() == 1
@@ -54,9 +54,9 @@ def test_an_entry_whose_answer_was_lost_is_not_recorded_twice(phone, server_api)
 
     phone.page.route("**/api/matches/*/events", lose_the_answer)
     phone.tap_card("K")
-    phone.wait_turn(2)  # the page retried with the same Idempotency-Key and got the first answer
+    # the page sends it again with the same Idempotency-Key and gets the first answer
     phone.page.wait_for_selector("#pending", state="detached", timeout=RETRY_SECONDS * 1000)
-    phone.page.wait_for_selector('.seat.to-act[data-seat="2"]', timeout=RETRY_SECONDS * 1000)
+    phone.wait_turn(2)
     assert lost == [201]
     assert plays(server_api, match_id) == [(1, "K")]
     assert server_api(f"/api/matches/{match_id}")["seq"] == 2

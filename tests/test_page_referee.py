@@ -58,6 +58,7 @@ def test_undo_takes_back_the_last_play_in_one_tap_and_says_which(phone, server_a
     match_id = start_ogorek(phone)
     phone.play(1, "K")
     phone.wait_turn(2)
+    assert phone.text("#undo") == "↶ Undo: W played K"
     phone.page.click("#undo")
     notice = phone.page.locator(".verdict.notice")
     notice.wait_for()

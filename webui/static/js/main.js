@@ -26,6 +26,7 @@ const app = {
   ui: { tab: "table" },
   seenFindings: new Set(),
   polling: false,
+  lastLive: null, // the latest event an undo would take back (scorers only)
 };
 
 const main = () => document.getElementById("app");
@@ -53,6 +54,7 @@ function context() {
     offline: app.outbox ? app.outbox.offline : false,
     ui: app.ui,
     pending: () => (app.outbox ? app.outbox.entries() : []),
+    lastLive: app.lastLive,
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
     send,
     undo,
@@ -97,15 +99,19 @@ function undo() {
   render();
 }
 
-function takeState(state) {
+/**
+ * A newer state of the match. When someone else moved the table (another phone), what this phone was
+ * entering no longer applies and is cleared; its own recorded entries were cleared when they were sent.
+ */
+function takeState(state, { own = false } = {}) {
   if (!state || (app.state && state.seq < app.state.seq && state.id === app.state.id)) return;
   const moved = !app.state || state.seq !== app.state.seq;
   app.state = state;
-  if (moved) resetEntry();
+  if (moved && !own) resetEntry();
 }
 
 async function recorded(answer, entry) {
-  takeState(answer.state);
+  takeState(answer.state, { own: true });
   const names = app.state.players.map((p) => p.name);
   const event = answer.event;
   for (const finding of answer.findings) {
@@ -113,8 +119,10 @@ async function recorded(answer, entry) {
     showFinding(finding, names, await proofText(finding));
   }
   for (const warning of answer.warnings) showNotice(warning.message);
+  if (event.type !== "undo") app.lastLive = event;
   if (event.type === "undo") {
-    const undone = await undoneEvent(event.undoes);
+    const log = await readLog();
+    const undone = log.find((e) => e.seq === event.undoes);
     showNotice(t("undo.done", { what: undone ? describeEvent(undone, names) : `#${event.undoes}` }), { detail: t("undo.recorded", { seq: event.seq }) });
   } else if (event.type === "deal" && !("dealer" in entry.body)) {
     showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
@@ -123,11 +131,14 @@ async function recorded(answer, entry) {
   render();
 }
 
-async function undoneEvent(seq) {
+/** The log, and with it the latest live event; an empty log when it cannot be read just now. */
+async function readLog() {
   try {
-    return (await loadEvents(app.matchId)).find((e) => e.seq === seq);
+    const log = await loadEvents(app.matchId);
+    app.lastLive = log.filter((e) => e.type !== "undo" && !e.undone_by).pop() || null;
+    return log;
   } catch {
-    return null;
+    return [];
   }
 }
 
@@ -184,6 +195,7 @@ async function poll() {
     const before = app.state ? app.state.seq : -1;
     takeState(answer.data);
     if (app.state.seq === before) return;
+    if (app.key) await readLog();
     await announceNewFindings();
     render();
   } catch {
@@ -221,6 +233,7 @@ async function openMatch() {
   if (app.key) {
     app.outbox = new Outbox(app.matchId, app.key, { recorded, refused, changed: render });
     app.outbox.flush();
+    await readLog();
   }
   render();
   setInterval(poll, POLL_MS);

@@ -2,11 +2,11 @@
 // other phones and the log. A phone without the match's key shows it read-only.
 
 import { h } from "./dom.js";
+import { describeEvent, renderLog } from "./log.js";
 import { t, tn } from "./i18n.js";
 import { climbing } from "./games/climbing.js";
 import { duren } from "./games/duren.js";
 import { ohHell } from "./games/ohhell.js";
-import { renderLog } from "./log.js";
 import { renderMoney } from "./money.js";
 import { renderScores } from "./scores.js";
 import { renderShare } from "./share.js";
@@ -48,8 +48,14 @@ function controls(ctx, rules) {
   if (!ctx.canScore) return null;
   const { ui } = ctx;
   const items = [];
-  if (ctx.state.seq > 0 || ctx.pending().length) {
-    items.push(h("button", { type: "button", class: "secondary", id: "undo", on: { click: () => ctx.undo() } }, `↶ ${t("control.undo")}`));
+  const waiting = ctx.pending();
+  if (ctx.state.seq > 0 || waiting.length) {
+    const last = waiting.length ? waiting[waiting.length - 1] : null;
+    let what = "";
+    if (last) what = last.route === "undo" ? t("event.undo_request") : `${describeEvent(last.body, ctx.names)} (${t("table.pending")})`;
+    else if (ctx.lastLive) what = describeEvent(ctx.lastLive, ctx.names);
+    items.push(h("button", { type: "button", class: "secondary undo", id: "undo", on: { click: () => ctx.undo() } },
+      `↶ ${what ? t("control.undo_what", { what }) : t("control.undo")}`));
   }
   if (ctx.state.status === "playing") {
     items.push(...rules.extraControls(ctx));

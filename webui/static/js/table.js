@@ -36,7 +36,9 @@ export function actingSeat(ctx) {
   if (ctx.ui.seat !== null && ctx.ui.seat !== undefined) return ctx.ui.seat;
   const provisional = provisionalSeat(ctx);
   if (provisional !== undefined) return provisional;
-  return ctx.state.expected ? ctx.state.expected.seat : null;
+  const expected = ctx.state.expected;
+  if (!expected) return null;
+  return expected.seat ?? (expected.seats ? expected.seats[0] : null); // bids in any order: the first still to bid
 }
 
 /** The seats, clockwise, as at the table: the one to act highlighted, each with what lies in front of them. */

@@ -57,7 +57,7 @@ function played(deal) {
 function bidPanel(ctx) {
   const { state, ui } = ctx;
   const expected = state.expected;
-  const seat = ui.seat ?? (expected.seat ?? expected.seats[0]);
+  const seat = actingSeat(ctx);
   const who = t("bid.who", { name: ctx.names[seat] });
   const sizes = Array.from({ length: state.deal.cards + 1 }, (_, n) => n);
   const waiting = expected.seats.map((s) => ctx.names[s]).join(", ");
