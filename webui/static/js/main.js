@@ -262,6 +262,7 @@ function bindLanguages() {
       if (!LANGUAGES.includes(button.dataset.lang)) return;
       local.set("lang", button.dataset.lang);
       await setLanguage(button.dataset.lang);
+      document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
       bindLanguages();
       render();
     };

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { local } from "./local.js";
 import { showError } from "./referee.js";
 
@@ -78,7 +78,8 @@ function gamesField(ctx, redraw) {
       h("input", { type: "radio", name: "game", value: game.game, checked: draft.game === game.game,
                    on: { change: () => { draft.game = game.game; draft.options = {}; redraw(); } } }),
       h("span", { class: "game-name", text: gameTitle(game.game, ctx.games) }),
-      h("span", { class: "game-players", text: t("setup.players_range", { min: game.min_players, max: game.max_players }) }),
+      h("span", { class: "game-players", text: game.min_players === game.max_players
+        ? tn("setup.players_exact", game.min_players) : t("setup.players_range", { min: game.min_players, max: game.max_players }) }),
       h("span", { class: "game-description", text: gameDescription(game) }),
     )),
   );
@@ -87,20 +88,30 @@ function gamesField(ctx, redraw) {
 function playersField(game, redraw) {
   const rows = draft.players.map((name, index) => {
     const label = t("setup.player_n", { n: index + 1 });
-    const who = name.trim() || label;
+    const who = () => draft.players[index].trim() || label;
+    const up = h("button", { type: "button", class: "icon", disabled: index === 0,
+                             on: { click: () => { move(index, -1); redraw(); } } }, "↑");
+    const down = h("button", { type: "button", class: "icon", disabled: index === draft.players.length - 1,
+                               on: { click: () => { move(index, 1); redraw(); } } }, "↓");
+    const remove = h("button", { type: "button", class: "icon", disabled: draft.players.length <= game.min_players,
+                                 on: { click: () => { draft.players.splice(index, 1); fixDealer(index); redraw(); } } }, "✕");
+    const nameButtons = () => {
+      up.setAttribute("aria-label", t("setup.move_up", { name: who() }));
+      down.setAttribute("aria-label", t("setup.move_down", { name: who() }));
+      remove.setAttribute("aria-label", t("setup.remove", { name: who() }));
+    };
+    nameButtons();
     return h("li", { class: "player-row" },
       h("label", { class: "seat-number", for: `player-${index}`, text: String(index + 1) }),
       h("input", { id: `player-${index}`, class: "player-name", type: "text", value: name, maxlength: 40,
                    autocomplete: "off", placeholder: label, "aria-label": label,
-                   on: { input: (e) => { draft.players[index] = e.target.value; } } }),
-      h("button", { type: "button", class: "icon", "aria-label": t("setup.move_up", { name: who }),
-                    disabled: index === 0, on: { click: () => { move(index, -1); redraw(); } } }, "↑"),
-      h("button", { type: "button", class: "icon", "aria-label": t("setup.move_down", { name: who }),
-                    disabled: index === draft.players.length - 1, on: { click: () => { move(index, 1); redraw(); } } }, "↓"),
-      h("button", { type: "button", class: "icon", "aria-label": t("setup.remove", { name: who }),
-                    disabled: draft.players.length <= game.min_players,
-                    on: { click: () => { draft.players.splice(index, 1); fixDealer(index); redraw(); } } }, "✕"),
-    );
+                   on: { input: (e) => {
+                     draft.players[index] = e.target.value;
+                     nameButtons();
+                     const option = document.querySelector(`#dealer-seat option[value="${index}"]`);
+                     if (option) option.textContent = who();
+                   } } }),
+      up, down, remove);
   });
   return h("fieldset", { class: "players" },
     h("legend", { text: t("setup.players") }),
