@@ -55,3 +55,33 @@ def test_a_scorer_link_carries_the_key_to_a_second_phone_that_scores(new_phone, 
     second.play(1, "K")
     second.wait_turn(2)
     assert server_api(f"/api/matches/{match_id}")["seq"] == 2
+
+
+def test_two_scorers_never_record_one_play_twice(new_phone, server_api):
+    first = new_phone()
+    match_id = first.start_match(["S", "W", "N", "E"], dealer=0)
+    first.tab("share")
+    first.page.click("details.scorer summary")
+    link = first.page.input_value("#scorer-link")
+    first.tab("table")
+    first.page.click("#log-deal")
+    first.wait_turn(1)
+
+    second = new_phone()
+    second.open(link)
+    second.wait_turn(1)
+    second.page.route(f"**/api/matches/{match_id}", lambda route: route.abort("failed"))  # it stops looking
+    first.play(1, "K")
+    first.wait_turn(2)
+    second.tap_card("K")  # the second phone saw W to play, and enters W's king as well
+    refusal = second.page.locator("#refusal")
+    refusal.wait_for()
+    assert refusal.locator("h2").inner_text() == "Someone else logged something just now: look at the table again"
+    second.wait_turn(2)  # the refusal brought the table as it stands
+    assert second.page.locator('.seat[data-seat="1"] .in-front .card[data-card="K"]').count() == 1
+    assert second.text("#undo") == "↶ Undo: W played K"
+    second.screenshot("two-scorers")
+    second.page.click("#send-again")  # sent again as it was, against the table as it is: now out of turn
+    assert second.page.locator("#refusal h2").inner_text() == "Not this player's turn"
+    events = server_api(f"/api/matches/{match_id}/events")["events"]
+    assert [(e["type"], e.get("card")) for e in events] == [("deal", None), ("play", "K")]

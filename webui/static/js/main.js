@@ -87,6 +87,12 @@ function send(body) {
   render();
 }
 
+function resend(route, body) {
+  clearRefusals();
+  app.outbox.add(route, body, app.state.seq);
+  render();
+}
+
 function undo() {
   clearRefusals();
   if (app.outbox.cancelLast()) {
@@ -153,14 +159,18 @@ async function proofText(finding) {
   }
 }
 
-function refused(error, entry, dropped) {
+async function refused(error, entry, dropped) {
   const names = app.state.players.map((p) => p.name);
-  if (error.details && error.details.state) takeState(error.details.state);
+  if (error.details && error.details.state) {
+    takeState(error.details.state);
+    if (app.key) await readLog();
+  }
   const { expect_seq: _, ...body } = entry.body;
   const what = entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names);
   showError(error, {
     what: t("referee.not_recorded", { what }),
     letItStand: () => send({ ...body, force: true }),
+    sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
   });
   if (error.code === "key_required" || error.code === "wrong_key") {
     local.setKey(app.matchId, null);
@@ -174,7 +184,7 @@ function refused(error, entry, dropped) {
         e.target.closest(".verdict").remove();
         for (const waiting of dropped) {
           const { expect_seq: __, ...again } = waiting.body;
-          app.outbox.add(waiting.route, again, app.state.seq);
+          resend(waiting.route, again);
         }
       } } }, t("outbox.send_anyway"))],
     });

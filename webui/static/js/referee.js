@@ -32,8 +32,12 @@ export function clearRefusals() {
  * A write the server refused, or could not take: the rule it breaks in plain words, the server's message
  * (names and cards), and, when the rule allows it, "let it stand".
  */
-export function showError(error, { what, letItStand } = {}) {
+export function showError(error, { what, letItStand, sendAgain } = {}) {
   const actions = [];
+  if (sendAgain) {
+    actions.push(h("button", { type: "button", class: "secondary", id: "send-again", on: { click: () => { item.remove(); sendAgain(); } } },
+      t("referee.send_again")));
+  }
   if (letItStand && error.details && error.details.forceable) {
     actions.push(h("button", { type: "button", class: "danger", id: "let-it-stand", on: { click: () => { item.remove(); letItStand(); } } },
       t("referee.let_it_stand")));
