@@ -116,3 +116,19 @@ def test_every_game_and_option_is_translated(lang, game):
 def test_card_letters_follow_the_language(lang, letters):
     for rank, letter in letters.items():
         assert words(lang).get(f"rank.{rank}") == letter, rank  # 10 stays 10: no entry
+
+
+def used_keys(function: str) -> set[str]:
+    """The literal keys the page's scripts pass to `t(...)` or `tn(...)`."""
+    pattern = re.compile(rf'\b{function}\("([\w.]+)"')
+    scripts = ROOT.joinpath("webui", "static", "js").rglob("*.js")
+    return {key for path in scripts for key in pattern.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_the_scripts_ask_for_words_that_exist_in_the_form_they_have():
+    english = words("en")
+    plain = {key for key in english if split_plural(key)[1] is None}
+    counted = {split_plural(key)[0] for key in english if split_plural(key)[1]}
+    assert len(used_keys("t")) > 100 and len(used_keys("tn")) > 5
+    assert sorted(used_keys("t") - plain) == []
+    assert sorted(used_keys("tn") - counted) == []

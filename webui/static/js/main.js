@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
@@ -173,12 +173,13 @@ async function refused(error, entry, dropped) {
     sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
   });
   if (error.code === "key_required" || error.code === "wrong_key") {
-    local.setKey(app.matchId, null);
+    local.setKey(app.matchId, null); // this phone follows from now on
     app.key = null;
+    app.outbox.key = null;
   }
   if (dropped.length) {
     const list = dropped.map((e) => (e.route === "undo" ? t("event.undo_request") : describeEvent(e.body, names))).join("; ");
-    showNotice(t("outbox.dropped", { n: dropped.length }), {
+    showNotice(tn("outbox.dropped", dropped.length), {
       detail: list,
       actions: [h("button", { type: "button", class: "secondary", on: { click: (e) => {
         e.target.closest(".verdict").remove();
