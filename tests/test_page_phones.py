@@ -19,7 +19,7 @@ def test_a_follower_is_read_only_and_updates_by_itself(new_phone):
     assert follow_link == f"{scorer.base}/?m={match_id}"
     qr = scorer.page.locator("img.qr")
     assert qr.get_attribute("src") == f"api/matches/{match_id}/qr.svg"
-    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    scorer.page.wait_for_function("() => document.querySelector('img.qr').naturalWidth > 0")  # the SVG loaded
     scorer.screenshot("phones-tab")
 
     follower = new_phone()
