@@ -81,3 +81,17 @@ def test_the_scoresheet_and_the_log_download(phone, server_api):
     log = json.loads(download.value.path().read_text(encoding="utf-8"))
     assert [e["seq"] for e in log["events"]] == list(range(1, 14))
     assert log["match"]["id"] == match["id"] and "key" not in log["match"]
+
+
+def test_a_keyboard_stays_on_the_keypad_from_one_card_to_the_next(phone, server_api):
+    match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
+    phone.page.click("#log-deal")
+    phone.wait_turn(1)
+    phone.page.focus('.action .keypad button[data-card="K"]')
+    phone.page.keyboard.press("Enter")
+    phone.wait_turn(2)
+    assert phone.page.evaluate("document.activeElement.dataset.card") == "K"
+    phone.page.keyboard.press("Shift+Tab")
+    phone.page.keyboard.press("Enter")  # the queen, for N
+    phone.wait_turn(3)
+    assert [e.get("card") for e in server_api(f"/api/matches/{match_id}/events")["events"]] == [None, "K", "Q"]

@@ -63,7 +63,24 @@ function context() {
   };
 }
 
+const FOCUS_ATTRIBUTES = ["data-card", "data-bid", "data-seat", "data-suit", "data-attack", "data-take", "data-exchange"];
+
+/** Where the keyboard is in the page, as a selector that finds the same control after the page is redrawn. */
+function focusedControl() {
+  const el = document.activeElement;
+  if (!el || !main().contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const attribute = FOCUS_ATTRIBUTES.find((name) => el.hasAttribute(name));
+  return attribute ? `${el.tagName.toLowerCase()}[${attribute}="${CSS.escape(el.getAttribute(attribute))}"]` : null;
+}
+
 function render() {
+  const focused = focusedControl();
+  draw();
+  if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
+}
+
+function draw() {
   const ctx = context();
   const title = document.getElementById("bar-title");
   if (!app.matchId) {

@@ -102,7 +102,8 @@ function renderTable(root, ctx) {
 
 export function renderMatch(root, ctx) {
   const panel = h("div", { class: "tab-panel", id: `panel-${ctx.ui.tab}` });
-  root.replaceChildren(statusLine(ctx), tabBar(ctx), panel);
+  const title = h("h1", { class: "visually-hidden", text: document.getElementById("bar-title").textContent });
+  root.replaceChildren(title, statusLine(ctx), tabBar(ctx), panel);
   const render = { table: renderTable, scores: renderScores, money: renderMoney, share: renderShare, log: renderLog }[ctx.ui.tab];
   render(panel, ctx);
 }
