@@ -15,7 +15,7 @@ export function settlementView(money, names) {
     h("h2", { text: title }),
     h("p", { class: "hint", text: t("money.stake_pool", { stake: moneyText(money.stake, currency), pool: moneyText(money.pool, currency) }) }),
     transfers,
-    h("table", { class: "money-table" },
+    h("div", { class: "table-scroll" }, h("table", { class: "money-table" },
       h("caption", { class: "visually-hidden", text: title }),
       h("thead", {}, h("tr", {},
         h("th", { scope: "col", text: t("score.player") }),
@@ -28,7 +28,7 @@ export function settlementView(money, names) {
         h("td", { class: "num", text: String(p.place) }),
         h("td", { class: "num", text: moneyText(p.paid) }),
         h("td", { class: "num", text: moneyText(p.received) }),
-        h("td", { class: ["num", p.net.startsWith("-") ? "negative" : p.net !== "0" && !/^0[.,]?0*$/.test(p.net) && "positive"], text: moneyText(p.net) }))))));
+        h("td", { class: ["num", p.net.startsWith("-") ? "negative" : Number(p.net) > 0 && "positive"], text: moneyText(p.net) })))))));
 }
 
 export function renderMoney(root, ctx) {

@@ -26,22 +26,21 @@ function scoreTable(ctx) {
   const columns = {
     ogorek: [[t("score.minus"), (p) => p.score]],
     ogurets: [[t("score.lives"), (p) => p.lives], [t("score.points_deal"), (p) => p.points]],
-    oh_hell: [[t("score.points"), (p) => p.score], [t("score.bid"), (p) => p.bid ?? "–"], [t("score.took"), (p) => p.tricks ?? "–"]],
+    oh_hell: [[t("score.points"), (p) => p.score], [t("score.bid_took"), (p) => (p.bid === null || p.bid === undefined ? "–" : `${p.bid} · ${p.tricks}`)]],
     duren: [[t("score.points"), (p) => p.score]],
   }[game] || [[t("score.points"), (p) => p.score]];
   const dealer = state.dealer;
-  return h("table", { class: "scoreboard" },
+  return h("div", { class: "table-scroll" }, h("table", { class: "scoreboard" },
     h("caption", { class: "visually-hidden", text: t("score.title") }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
-      columns.map(([label]) => h("th", { scope: "col", class: "num", text: label })),
-      h("th", { scope: "col", text: t("score.standing") }))),
+      columns.map(([label]) => h("th", { scope: "col", class: "num", text: label })))),
     h("tbody", {}, state.players.map((player) => h("tr", { class: [player.out && "is-out"], "data-seat": player.seat },
       h("th", { scope: "row" },
         h("span", { class: "swatch", "data-colour": player.seat % COLOURS.length }),
-        h("span", { text: player.name }),
-        player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null),
-      columns.map(([, value]) => h("td", { class: "num", text: String(value(player)) })),
-      h("td", { class: "standing", text: standingText(player, state) })))));
+        h("span", { class: "player", text: player.name }),
+        player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
+        h("span", { class: "standing", text: standingText(player, state) })),
+      columns.map(([, value]) => h("td", { class: "num", text: String(value(player)) })))))));
 }
 
 /** Each player's total after every deal, as lines; the limit of Ogórek dashed. */
