@@ -95,3 +95,24 @@ def test_duren_deals_swaps_the_nine_attacks_beats_and_takes(phone, server_api):
     assert deal["rounds"][1]["taken"] == ["JD", "AC"]
     assert deal["hand_sizes"] == {"0": 5, "1": 6}
     phone.screenshot("duren-after-take")
+
+
+def test_oh_hell_bids_in_any_order_go_to_the_player_tapped(new_phone, server_api):
+    phone = new_phone()
+    match_id = phone.start_match(["Ala", "Bob", "Cyd"], game="oh_hell", dealer=0,
+                                 options={"simultaneous_bids": True})
+    phone.page.click('.suit-tab[data-suit="C"]')
+    phone.tap_card("2C")
+    phone.page.click("#log-deal")
+    phone.wait_turn(1)  # the first still to bid is offered
+    phone.page.click('.seat[data-seat="0"] button')
+    phone.page.click('.bids button[data-bid="1"]')
+    phone.wait_turn(1)
+    phone.page.click('.bids button[data-bid="0"]')
+    follower = new_phone()
+    follower.open(f"/?m={match_id}")
+    assert follower.text(".waiting") == "Waiting for the bids of Cyd."
+    phone.wait_turn(2)
+    phone.page.click('.bids button[data-bid="0"]')
+    phone.wait_turn(1)
+    assert server_api(f"/api/matches/{match_id}")["deal"]["bids"] == [1, 0, 0]

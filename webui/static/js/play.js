@@ -69,9 +69,15 @@ function controls(ctx, rules) {
 function waitingText(ctx) {
   const expected = ctx.state.expected;
   if (!expected) return null;
-  const name = ctx.names[expected.seat ?? expected.dealer];
-  const key = `waiting.${expected.type}`;
-  return h("p", { class: "hint waiting", role: "status", text: name ? t(key, { name }) : t("waiting.deal_first") });
+  let text;
+  if (expected.type === "deal") {
+    text = expected.dealer === null ? t("waiting.deal_first") : t("waiting.deal", { name: ctx.names[expected.dealer] });
+  } else if (expected.seat === null && expected.seats) {
+    text = t("waiting.bids", { names: expected.seats.map((seat) => ctx.names[seat]).join(", ") });
+  } else {
+    text = t(`waiting.${expected.type}`, { name: ctx.names[expected.seat] });
+  }
+  return h("p", { class: "hint waiting", role: "status", text });
 }
 
 function finishedPanel(ctx) {
