@@ -95,6 +95,11 @@ def test_duren_deals_swaps_the_nine_attacks_beats_and_takes(phone, server_api):
     assert deal["rounds"][1]["taken"] == ["JD", "AC"]
     assert deal["hand_sizes"] == {"0": 5, "1": 6}
     phone.screenshot("duren-after-take")
+    phone.page.click("#end")  # the players end the series: two taps, so that one cannot do it by mistake
+    phone.page.click("#end-confirm")
+    phone.page.wait_for_selector("#finished")
+    assert phone.page.locator(".places li").all_inner_texts() == ["1. Ala", "1. Bob"]
+    assert server_api(f"/api/matches/{match_id}")["status"] == "finished"
 
 
 def test_oh_hell_bids_in_any_order_go_to_the_player_tapped(new_phone, server_api):
