@@ -43,6 +43,10 @@ def test_the_settlement_shows_the_transfers_now_and_at_the_end(phone, server_api
     assert rows.nth(0).locator("td").all_inner_texts() == ["1", "0.00", "3.00", "3.00"]
     assert rows.nth(2).locator("td").all_inner_texts() == ["3", "2.00", "0.00", "-2.00"]
     phone.screenshot("money-final")
+    phone.tab("log")
+    phone.page.wait_for_selector(".log-entry")
+    assert phone.page.locator(".log-entry .what").all_inner_texts() == [
+        "Bob: 6 minus points (cut the deck)", "Cyd: 6 minus points (cut the deck)"]
     money = server_api(f"/api/matches/{match_id}/settlement")
     assert money["final"] is True and money["transfers"] == [
         {"from": 1, "to": 0, "amount": "1.00"}, {"from": 2, "to": 0, "amount": "2.00"}]

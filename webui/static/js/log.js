@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { cardText, cardsText, t } from "./i18n.js";
+import { cardText, cardsText, t, tn } from "./i18n.js";
 
 /** One event as people say it: "W played K", "N beat 9♠ with 10♠". */
 export function describeEvent(event, names) {
@@ -10,7 +10,7 @@ export function describeEvent(event, names) {
   let text;
   switch (event.type) {
     case "deal":
-      text = t("event.deal", { name: names[event.dealer] });
+      text = event.dealer === undefined || event.dealer === null ? t("event.deal_by_lot") : t("event.deal", { name: names[event.dealer] });
       if (event.trump) text += ` · ${t("event.trump", { card: cardText(event.trump) })}`;
       break;
     case "play":
@@ -20,7 +20,8 @@ export function describeEvent(event, names) {
       text = t("event.bid", { name, bid: event.bid });
       break;
     case "exchange":
-      text = t("event.exchange", { name, nine: cardText(event.nine), card: cardText(event.face_up) });
+      text = event.nine ? t("event.exchange", { name, nine: cardText(event.nine), card: cardText(event.face_up) })
+        : t("event.exchange_request", { name });
       break;
     case "attack":
       text = t("event.attack", { name, cards: cardsText(event.cards) });
@@ -31,7 +32,7 @@ export function describeEvent(event, names) {
         : t("event.defend_none", { name });
       break;
     case "penalty":
-      text = t("event.penalty", { name, points: event.points, reason: event.reason || "" });
+      text = tn(event.reason ? "event.penalty_for" : "event.penalty", event.points ?? 0, { name, reason: event.reason });
       break;
     case "end":
       text = t("event.end");
