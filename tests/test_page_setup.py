@@ -78,3 +78,17 @@ def test_oh_hell_takes_a_list_of_hand_sizes_and_its_switches(phone, server_api):
     assert state["options"]["must_trump"] is False
     assert "Hand 1" not in phone.text("main")  # nothing dealt yet
     assert "deals 2 cards to each player" in phone.text(".instructions")
+
+
+def test_starting_without_network_says_nothing_was_sent(phone):
+    page = phone.open("/").page
+    for index, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
+        page.fill(f"#player-{index}", name)
+    phone.context.set_offline(True)
+    page.click("#start")
+    page.locator("#refusal").wait_for()
+    assert phone.text("#refusal h2").startswith("No connection to the server: nothing was sent.")
+    phone.context.set_offline(False)
+    assert page.locator("#start").is_enabled()  # the form is kept: start again
+    page.click("#start")
+    page.wait_for_url("**/?m=*")

@@ -46,7 +46,7 @@ export function showError(error, { what, letItStand, sendAgain } = {}) {
     h("h2", { text: codeText(error.code, t("code.unknown")) }),
     what ? h("p", { class: "what", text: what }) : null,
     error.message && !error.network ? h("p", { class: "server-says", text: error.message }) : null,
-    h("p", { class: "hint", text: error.details && error.details.forceable ? t("referee.forceable_hint") : t("referee.nothing_recorded") }),
+    error.network ? null : h("p", { class: "hint", text: error.details && error.details.forceable ? t("referee.forceable_hint") : t("referee.nothing_recorded") }),
   ], actions);
   put(item, "refusal");
   return item;
