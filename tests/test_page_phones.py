@@ -50,7 +50,7 @@ def test_a_scorer_link_carries_the_key_to_a_second_phone_that_scores(new_phone, 
     second.open(link)
     second.page.wait_for_selector("#mode.scoring")
     assert "#key=" not in second.page.url  # the key is kept on the phone, not in the address
-    second.page.click('.deal-step button[data-seat="0"]')  # this phone was not told the first dealer: S
+    second.page.click('.dealer-choice button[data-seat="0"]')  # this phone was not told the first dealer: S
     second.page.click("#log-deal")
     second.play(1, "K")
     second.wait_turn(2)

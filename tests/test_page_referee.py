@@ -99,3 +99,30 @@ def test_the_table_can_let_a_bid_the_hook_forbids_stand(phone, server_api):
     state = server_api(f"/api/matches/{match_id}")
     assert state["deal"]["bids"] == [1, 0, 0]
     assert [(f["seq"], f["code"]) for f in state["findings"]] == [(4, "hook")]
+
+
+def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_stand(phone, server_api):
+    match_id = phone.start_match(SEATS, dealer=0)
+    phone.page.click(".known-hands summary")
+    phone.page.click('.known-hands button[data-seat="1"]')
+    for card in ["K", "K", "7", "6", "4", "3"]:  # W's hand in the rule text's example
+        phone.page.click(f'.known-hands .keypad button[data-card="{card}"]')
+    assert phone.page.locator('.known-hands .keypad button[data-card="A"]').is_disabled()  # six cards: full
+    phone.screenshot("known-hand")
+    phone.page.click("#log-deal")
+    for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A"), (0, "9")]:
+        phone.play(seat, card)
+    phone.wait_turn(1)
+    assert phone.page.locator('.action .keypad button[data-card="6"].dim').count() == 1  # W must climb to 9: K
+    phone.tap_card("6")
+    refusal = phone.page.locator("#refusal")
+    refusal.wait_for()
+    assert refusal.locator("h2").inner_text() == "Must play the highest card so far or higher"
+    assert "W must play 9 or higher (K), not 6." in refusal.inner_text()
+    assert server_api(f"/api/matches/{match_id}")["seq"] == 6
+    phone.page.click("#let-it-stand")
+    banner = phone.page.locator(".verdict.finding")
+    banner.wait_for()
+    assert "Let stand by the table (event 7)." in banner.inner_text()
+    event = server_api(f"/api/matches/{match_id}/events")["events"][6]
+    assert (event["card"], event["force"], event["illegal"]["code"]) == ("6", True, "must_play_higher")

@@ -24,7 +24,7 @@ def test_the_seed_deal_tapped_in_ends_with_e_at_9_minus_points(phone, server_api
     assert phone.text('.seat[data-seat="1"] .seat-figures') == "0 minus points"
     assert phone.page.locator('.seat[data-seat="1"] .in-front .card').get_attribute("data-card") == "6"
     assert phone.text("#log-deal") == "Deal"  # the next deal is W's: the page offers it
-    assert phone.page.locator('.deal-step button[data-seat="1"]').get_attribute("aria-pressed") == "true"
+    assert phone.page.locator('.dealer-choice button[data-seat="1"]').get_attribute("aria-pressed") == "true"
     phone.screenshot("ogorek-deal-over")
 
     state = server_api(f"/api/matches/{match_id}")

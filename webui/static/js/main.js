@@ -14,7 +14,7 @@ import { gameTitle, renderSetup } from "./setup.js";
 
 const POLL_MS = 1500;
 const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active", "penalty", "penaltySeat",
-                  "penaltyPoints", "penaltyReason", "confirmEnd"];
+                  "penaltyPoints", "penaltyReason", "confirmEnd", "hands", "handSeat", "handsOpen", "handUi"];
 
 const app = {
   games: [],

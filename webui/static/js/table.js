@@ -3,6 +3,7 @@
 import { isRed } from "./cards.js";
 import { h } from "./dom.js";
 import { SUIT_SYMBOLS, cardName, rankLetter, splitCard, t } from "./i18n.js";
+import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
 import { randomSeat } from "./local.js";
 
 /** A card face, small: the rank letter of the language and the suit symbol. */
@@ -81,7 +82,7 @@ export function seatButtons(ctx, { chosen, onPick, label, only }) {
  * The deal step: who deals (by lot for the first deal, else the rule's dealer, which the table may
  * override), the instructions for the dealer, and, where the game turns up a trump card, that card.
  */
-export function dealPanel(ctx, { instructions, trumpPad, lotOnServer }) {
+export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad }) {
   const { state, ui } = ctx;
   const expected = state.expected;
   const first = expected.dealer === null;
@@ -112,15 +113,21 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer }) {
   const dealerName = lot ? t("deal.the_dealer") : names[ui.dealer];
   rows.push(h("p", { class: "instructions", text: instructions(dealerName) }));
   if (trumpPad) rows.push(trumpPad);
-  const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer);
+  const size = expected.cards;
+  const waiting = incompleteHands(ui, size);
+  if (waiting.length) rows.push(h("p", { class: "hint warn", text: t("hands.incomplete", { names: waiting.map((s) => names[s]).join(", "), n: size }) }));
+  const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
   rows.push(h("button", {
     type: "button", class: "primary wide", id: "log-deal", disabled: !ready,
     on: { click: () => {
       const body = { type: "deal" };
       if (!lot) body.dealer = ui.dealer;
       if (trumpPad) body.trump = ui.trump;
+      const hands = handsToSend(ui, size);
+      if (hands) body.hands = hands;
       ctx.send(body);
     } },
   }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
+  if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad }));
   return h("section", { class: "action deal-step", "aria-label": t("deal.title", { n: expected.deal }) }, rows);
 }

@@ -120,7 +120,9 @@ function actionPanel(ctx) {
   const expected = ctx.state.expected;
   if (ctx.ui.penalty) return penaltyPanel(ctx);
   if (expected.type === "deal") {
-    return dealPanel(ctx, { instructions: instructions(ctx), lotOnServer: true });
+    const ranks = rankKeys(ctx.state.game, ctx.state.options);
+    const handPad = ({ gone, onPick }) => rankPad({ ranks, gone, onPick, label: t("hands.keypad") });
+    return dealPanel(ctx, { instructions: instructions(ctx), lotOnServer: true, handPad });
   }
   return playPanel(ctx);
 }

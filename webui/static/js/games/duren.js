@@ -141,7 +141,9 @@ function actionPanel(ctx) {
       h("p", { class: "label", text: ui.trump ? t("deal.face_up_is", { card: cardText(ui.trump) }) : t("deal.pick_face_up") }),
       suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_face_up"),
                   chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } }));
-    return dealPanel(ctx, { lotOnServer: false, trumpPad, instructions: (name) => t("deal.duren", { name }) });
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("hands.keypad"),
+                                                      gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
+    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t("deal.duren", { name }) });
   }
   if (ctx.pending().length) return h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
   if (expected.type === "defend") return defendPanel(ctx);

@@ -102,9 +102,13 @@ function actionPanel(ctx) {
       suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_trump"),
                   chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } })) : null;
     const cards = expected.cards;
+    const handUi = ui.handUi || (ui.handUi = {});
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui: handUi, label: t("hands.keypad"),
+                                                      gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
     return dealPanel(ctx, {
       lotOnServer: false,
       trumpPad,
+      handPad,
       instructions: (name) => (expected.turn_trump ? tn("deal.oh_hell", cards, { name }) : tn("deal.oh_hell_no_trump", cards, { name })),
     });
   }
