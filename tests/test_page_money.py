@@ -12,6 +12,7 @@ def penalty(phone, seat: int, points: int) -> None:
     phone.page.click("#penalty")
     phone.page.click(f'.penalty-step button[data-seat="{seat}"]')
     phone.page.fill("#penalty-points", str(points))
+    phone.page.fill("#penalty-reason", "cut the deck")
     phone.page.click("#log-penalty")
     phone.page.wait_for_selector(f'.seat[data-seat="{seat}"].is-out')
 
