@@ -73,7 +73,9 @@ class Phone:
 
     # --- acting as the table ---------------------------------------------------------------------
     def open(self, path: str = "/") -> Phone:
+        """Opens the page and waits until it has drawn the start form or the match."""
         self.page.goto(path)
+        self.page.wait_for_selector("form.setup, .tab-panel")
         return self
 
     def start_match(self, players: list[str], game: str = "ogorek", stake: str = "", dealer: int | None = None,

@@ -14,7 +14,7 @@ def penalty(phone, seat: int, points: int) -> None:
     phone.page.fill("#penalty-points", str(points))
     phone.page.fill("#penalty-reason", "cut the deck")
     phone.page.click("#log-penalty")
-    phone.page.wait_for_selector(f'.seat[data-seat="{seat}"].is-out')
+    phone.page.wait_for_selector(f'.seat[data-seat="{seat}"] :is(.badge.out, .badge.place)')  # out, or last out
 
 
 def transfers(phone) -> list[str]:

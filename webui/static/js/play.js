@@ -84,7 +84,7 @@ function finishedPanel(ctx) {
   const ranking = [...ctx.state.players].sort((a, b) => a.place - b.place);
   return h("section", { class: "action finished", id: "finished" },
     h("h2", { text: t("finished.title") }),
-    h("ol", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: p.place, name: p.name }) }))),
+    h("ul", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: p.place, name: p.name }) }))),
     h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")));
 }
 

@@ -15,8 +15,8 @@ export function tally(state) {
 }
 
 function standingText(player, state) {
-  if (player.out) return t("score.out_place", { place: player.place });
   if (state.status === "finished") return t("score.place", { place: player.place });
+  if (player.out) return t("score.out_place", { place: player.place });
   return t("score.in");
 }
 
@@ -34,7 +34,7 @@ function scoreTable(ctx) {
     h("caption", { class: "visually-hidden", text: t("score.title") }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
       columns.map(([label]) => h("th", { scope: "col", class: "num", text: label })))),
-    h("tbody", {}, state.players.map((player) => h("tr", { class: [player.out && "is-out"], "data-seat": player.seat },
+    h("tbody", {}, state.players.map((player) => h("tr", { class: [player.out && state.status === "playing" && "is-out"], "data-seat": player.seat },
       h("th", { scope: "row" },
         h("span", { class: "swatch", "data-colour": player.seat % COLOURS.length }),
         h("span", { class: "player", text: player.name }),
@@ -58,6 +58,7 @@ export function chart(state, names) {
   const x = (i) => pad.left + (i * (width - pad.left - pad.right)) / Math.max(1, rows.length);
   const y = (v) => pad.top + ((top - v) * (height - pad.top - pad.bottom)) / Math.max(1, top - bottom);
   const gridValues = [...new Set([bottom, Math.round((top + bottom) / 2), top])];
+  const apart = (seat) => (seat - (names.length - 1) / 2) * 1.5; // equal totals: lines side by side, not hidden
   const title = t("chart.title", { what: label });
   return s("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title },
     s("title", { text: title }),
@@ -69,10 +70,11 @@ export function chart(state, names) {
     series.map((points, seat) => s("polyline", {
       class: "line", fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2.5,
       "stroke-dasharray": seat >= COLOURS.length ? "6 3" : null,
-      points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+      points: points.map((v, i) => `${x(i).toFixed(1)},${(y(v) + apart(seat)).toFixed(1)}`).join(" "),
       "data-seat": seat,
     })),
-    series.map((points, seat) => s("circle", { cx: x(points.length - 1), cy: y(points[points.length - 1]), r: 3.5, fill: COLOURS[seat % COLOURS.length] })));
+    series.map((points, seat) => s("circle", { cx: x(points.length - 1), cy: y(points[points.length - 1]) + apart(seat), r: 3.5,
+                                               fill: COLOURS[seat % COLOURS.length] })));
 }
 
 function findingsList(ctx) {

@@ -55,11 +55,11 @@ export function seatList(ctx, rules) {
         h("span", { class: "name", text: player.name }),
         player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
         turn ? h("span", { class: "badge turn", text: rules.turnLabel(ctx) }) : null,
-        player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: player.place }) }) : null),
+        standingBadge(player, state)),
       h("span", { class: "seat-figures", text: rules.figures(ctx, player) }),
       h("span", { class: "in-front" }, rules.inFront(ctx, player.seat)),
     ];
-    const props = { class: ["seat", turn && "to-act", player.out && "is-out"], "data-seat": player.seat };
+    const props = { class: ["seat", turn && "to-act", player.out && state.status === "playing" && "is-out"], "data-seat": player.seat };
     if (!selectable || player.out) return h("li", { ...props, "aria-current": turn ? "true" : null }, h("div", { class: "seat-body" }, content));
     return h("li", props, h("button", {
       type: "button", class: "seat-body", "aria-pressed": String(turn),
@@ -67,6 +67,11 @@ export function seatList(ctx, rules) {
       on: { click: () => { ctx.ui.seat = player.seat; ctx.redraw(); } },
     }, content));
   }));
+}
+
+function standingBadge(player, state) {
+  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: player.place }) });
+  return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: player.place }) }) : null;
 }
 
 /** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed. */
