@@ -21,7 +21,7 @@ serve: $(STAMP)
 	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 2 --access-logfile - 'api:create_app()'
 
 test: $(STAMP)
-	$(PY) -m ruff check referee api tests bench
+	$(PY) -m ruff check referee api webui tests bench
 	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; fi; \
 	exit $$rc
@@ -34,4 +34,4 @@ bench: $(BENCH_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
 
 lint: $(STAMP)
-	$(PY) -m ruff check referee api tests bench
+	$(PY) -m ruff check referee api webui tests bench

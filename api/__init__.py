@@ -1,10 +1,12 @@
-"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file."""
+"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file, and the page."""
 
 from __future__ import annotations
 
 import os
 
 from flask import Flask
+
+import webui
 
 from . import encoding, errors, security, store, views
 
@@ -32,4 +34,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.register(app)
     security.register(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(webui.bp)
     return app

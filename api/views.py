@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import re
 import secrets
 import sqlite3
 from pathlib import Path
 
+import segno
 from flask import Blueprint, Response, make_response, request, url_for
 
 from referee import Match, catalogue
@@ -69,6 +71,17 @@ def get_events(match_id: str):
 def get_settlement(match_id: str):
     with store.current_match(store.get_db(), match_id) as match:
         return match.settlement()
+
+
+@bp.get("/api/matches/<match_id>/qr.svg")
+def get_follow_qr(match_id: str):
+    """A QR code of the page's follow link, for the other phones at the table to scan."""
+    store.match_row(store.get_db(), match_id)
+    link = url_for("webui.index", m=match_id, _external=True)
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
+                                     xmldecl=False, title="Follow the match")
+    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
 @bp.get("/openapi.yaml")

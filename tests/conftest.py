@@ -136,3 +136,7 @@ def contract_check():
 @pytest.fixture
 def table(client) -> Table:
     return Table(client)
+
+
+# --- the page in a real browser (tests/test_page_*.py) ----------------------------------------------
+from conftest_browser import chromium, live_server, new_phone, phone, server_api  # noqa: E402, F401

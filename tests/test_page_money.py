@@ -1,0 +1,53 @@
+"""The money on the page: "if we stopped now" during the match, and who pays whom when it is over."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def penalty(phone, seat: int, points: int) -> None:
+    phone.tab("table")
+    phone.page.click("#penalty")
+    phone.page.click(f'.penalty-step button[data-seat="{seat}"]')
+    phone.page.fill("#penalty-points", str(points))
+    phone.page.fill("#penalty-reason", "cut the deck")
+    phone.page.click("#log-penalty")
+    phone.page.wait_for_selector(f'.seat[data-seat="{seat}"] :is(.badge.out, .badge.place)')  # out, or last out
+
+
+def transfers(phone) -> list[str]:
+    phone.page.wait_for_selector(".settlement")
+    return phone.page.locator(".transfer").all_inner_texts()
+
+
+def test_the_settlement_shows_the_transfers_now_and_at_the_end(phone, server_api):
+    match_id = phone.start_match(["Ala", "Bob", "Cyd"], stake="0.50", options={"limit": 5})
+    phone.tab("money")
+    assert phone.text(".settlement h2") == "If we stopped now"
+    assert phone.text(".settlement").count("Nobody owes anybody anything.") == 1
+
+    penalty(phone, 2, 6)  # Cyd cuts the deck and is over the limit of 5: out, third
+    assert "out · 3." in phone.text('.seat[data-seat="2"]')
+    phone.tab("money")
+    assert transfers(phone) == ["Cyd pays Ala 1.00 EUR", "Cyd pays Bob 1.00 EUR"]
+    phone.screenshot("money-if-we-stopped-now")
+
+    penalty(phone, 1, 6)  # Bob too: Ala is the last one in and wins the pool
+    phone.page.wait_for_selector("#finished")
+    assert phone.page.locator(".places li").all_inner_texts() == ["1. Ala", "2. Bob", "3. Cyd"]
+    phone.tab("money")
+    assert phone.text(".settlement h2") == "Final settlement"
+    assert transfers(phone) == ["Bob pays Ala 1.00 EUR", "Cyd pays Ala 2.00 EUR"]
+    rows = phone.page.locator(".money-table tbody tr")
+    assert rows.nth(0).locator("td").all_inner_texts() == ["1", "0.00", "3.00", "3.00"]
+    assert rows.nth(2).locator("td").all_inner_texts() == ["3", "2.00", "0.00", "-2.00"]
+    phone.screenshot("money-final")
+    phone.tab("log")
+    phone.page.wait_for_selector(".log-entry")
+    assert phone.page.locator(".log-entry .what").all_inner_texts() == [
+        "Bob: 6 minus points (cut the deck)", "Cyd: 6 minus points (cut the deck)"]
+    money = server_api(f"/api/matches/{match_id}/settlement")
+    assert money["final"] is True and money["transfers"] == [
+        {"from": 1, "to": 0, "amount": "1.00"}, {"from": 2, "to": 0, "amount": "2.00"}]

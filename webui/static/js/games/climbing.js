@@ -1,0 +1,146 @@
+// Ogórek and Ogurets: ranks only; climb to the highest card of the trick, or play your lowest.
+
+import { rankKeys } from "../cards.js";
+import { h } from "../dom.js";
+import { cardText, rankLetter, t, tn } from "../i18n.js";
+import { rankPad } from "../keypad.js";
+import { actingSeat, cardChip, dealPanel, pendingPlays, seatButtons } from "../table.js";
+
+function figures(ctx, player) {
+  if (ctx.state.game === "ogurets") {
+    return `${t("seat.lives", { n: player.lives })} · ${tn("seat.points", player.points)}`;
+  }
+  return tn("seat.minus", player.score);
+}
+
+function inFront(ctx, seat) {
+  const deal = ctx.state.deal;
+  if (!deal) return [];
+  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
+  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
+  return [...own, ...waiting];
+}
+
+function dealInfo(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return "";
+  const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
+  if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.game === "ogurets" ? 7 : 6 }));
+  return parts.join(" · ");
+}
+
+function lastTrick(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  const done = deal.tricks.filter((trick) => trick.winner !== null);
+  if (!done.length || (deal.table.length && !deal.over)) return null;
+  const trick = done[done.length - 1];
+  const plays = trick.plays.map((p) => `${ctx.names[p.seat]} ${cardText(p.card)}`).join(" · ");
+  return h("p", { class: "last-trick" }, t("table.last_trick", { n: trick.number, plays, name: ctx.names[trick.winner] }));
+}
+
+function result(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal || !deal.over || !deal.result) return null;
+  const r = deal.result;
+  if (ctx.state.game === "ogorek") {
+    const losers = r.losers.map((seat) => ctx.names[seat]).join(", ");
+    return h("p", { class: "result", role: "status" }, t("result.ogorek", { names: losers, card: rankLetter(r.card), points: r.points }));
+  }
+  const points = Object.entries(r.points).map(([seat, n]) => `${ctx.names[seat]} ${n}`).join(" · ");
+  const lost = r.lost_life.map((seat) => ctx.names[seat]).join(", ");
+  return h("div", { class: "result", role: "status" },
+    h("p", { text: t("result.ogurets_points", { points }) }),
+    h("p", { text: lost ? t("result.ogurets_lost", { names: lost }) : t("result.ogurets_nobody") }));
+}
+
+function instructions(ctx) {
+  const options = ctx.state.options;
+  return (name) => (ctx.state.game === "ogorek"
+    ? t("deal.ogorek", { name, packets: options.packets })
+    : t("deal.ogurets", { name }));
+}
+
+function ruleHint(ctx, expected) {
+  if (ctx.pending().length) return t("play.queued");
+  if (expected.rule === "any") return t("play.rule_any");
+  if (expected.rule === "lowest") return t("play.rule_lowest", { top: rankLetter(expected.top) });
+  return t("play.rule_reach", { top: rankLetter(expected.top) });
+}
+
+function playPanel(ctx) {
+  const { state } = ctx;
+  const expected = state.expected;
+  const seat = actingSeat(ctx);
+  const exhausted = new Set(expected.exhausted || []);
+  const legal = expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
+  const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
+  return h("section", { class: "action play-step", "aria-label": who },
+    h("h2", { text: who }),
+    h("p", { class: "hint", text: ruleHint(ctx, expected) }),
+    rankPad({
+      ranks: rankKeys(state.game, state.options),
+      gone: (rank) => exhausted.has(rank),
+      dim: (rank) => Boolean(legal) && !legal.has(rank),
+      label: t("keypad.label"),
+      onPick: (card) => {
+        if (seat === null) return;
+        ctx.send({ type: "play", seat, card });
+      },
+    }));
+}
+
+function penaltyPanel(ctx) {
+  const { ui, state } = ctx;
+  if (!ui.penalty) return null;
+  const points = ui.penaltyPoints ?? state.options.cut_penalty;
+  return h("section", { class: "action penalty-step", "aria-label": t("penalty.title") },
+    h("h2", { text: t("penalty.title") }),
+    seatButtons(ctx, { chosen: ui.penaltySeat, label: t("penalty.who"), onPick: (seat) => { ui.penaltySeat = seat; ctx.redraw(); } }),
+    h("div", { class: "row" },
+      h("div", { class: "narrow" },
+        h("label", { for: "penalty-points", text: t("penalty.points") }),
+        h("input", { id: "penalty-points", type: "number", inputmode: "numeric", min: 1, max: 1000, value: String(points),
+                     on: { input: (e) => { ui.penaltyPoints = Number(e.target.value) || state.options.cut_penalty; } } })),
+      h("div", { class: "grow" },
+        h("label", { for: "penalty-reason", text: t("penalty.reason") }),
+        h("input", { id: "penalty-reason", type: "text", maxlength: 200, value: ui.penaltyReason || "", placeholder: t("penalty.cut"),
+                     on: { input: (e) => { ui.penaltyReason = e.target.value; } } }))),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", id: "log-penalty", disabled: ui.penaltySeat === undefined,
+                    on: { click: () => {
+                      const body = { type: "penalty", seat: ui.penaltySeat, points: ui.penaltyPoints ?? state.options.cut_penalty };
+                      if (ui.penaltyReason && ui.penaltyReason.trim()) body.reason = ui.penaltyReason.trim();
+                      ctx.send(body);
+                    } } }, t("penalty.log")),
+      h("button", { type: "button", class: "secondary", on: { click: () => { ui.penalty = false; ctx.redraw(); } } }, t("common.cancel"))));
+}
+
+function actionPanel(ctx) {
+  const expected = ctx.state.expected;
+  if (ctx.ui.penalty) return penaltyPanel(ctx);
+  if (expected.type === "deal") {
+    const ranks = rankKeys(ctx.state.game, ctx.state.options);
+    const handPad = ({ gone, onPick }) => rankPad({ ranks, gone, onPick, label: t("hands.keypad") });
+    return dealPanel(ctx, { instructions: instructions(ctx), lotOnServer: true, handPad });
+  }
+  return playPanel(ctx);
+}
+
+function extraControls(ctx) {
+  if (ctx.state.game !== "ogorek" || ctx.ui.penalty) return [];
+  return [h("button", { type: "button", class: "secondary", id: "penalty", on: { click: () => { ctx.ui.penalty = true; ctx.redraw(); } } },
+    t("penalty.open"))];
+}
+
+export const climbing = {
+  figures,
+  inFront,
+  dealInfo,
+  lastTrick,
+  result,
+  actionPanel,
+  extraControls,
+  seatsSelectable: (ctx) => ctx.state.expected && ctx.state.expected.type === "play",
+  turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "deal" ? t("table.deals") : t("table.to_play")),
+};

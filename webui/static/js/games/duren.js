@@ -1,0 +1,163 @@
+// Dureń: two players, a trump card under the stock, attacks of 1, 3 or 5 cards, beat or take.
+
+import { suitedRanks } from "../cards.js";
+import { h } from "../dom.js";
+import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tn } from "../i18n.js";
+import { suitedPad } from "../keypad.js";
+import { cardChip, dealPanel } from "../table.js";
+
+function figures(ctx, player) {
+  const parts = [tn("seat.points", player.score)];
+  if (player.hand_size !== null && player.hand_size !== undefined) parts.push(tn("seat.cards", player.hand_size));
+  return parts.join(" · ");
+}
+
+function inFront(ctx, seat) {
+  const deal = ctx.state.deal;
+  if (!deal || deal.over || !deal.table.length) return [];
+  return deal.attacker === seat ? deal.table.map((card) => cardChip(card)) : [];
+}
+
+function dealInfo(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return "";
+  const parts = [t("info.deal", { n: deal.number }), t("info.trump_suit", { suit: SUIT_SYMBOLS[deal.trump_suit] })];
+  if (deal.face_up) parts.push(t("info.face_up", { card: cardText(deal.face_up) }));
+  parts.push(t("info.stock", { n: deal.stock }), t("info.discards", { n: deal.discards }));
+  return parts.join(" · ");
+}
+
+function lastTrick(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  const done = deal.rounds.filter((round) => round.defended);
+  if (!done.length || deal.table.length) return null;
+  const round = done[done.length - 1];
+  const defender = ctx.names[1 - round.attacker];
+  const parts = [t("round.attack", { name: ctx.names[round.attacker], cards: cardsText(round.attack) })];
+  if (round.beats.length) parts.push(t("round.beat", { name: defender, beats: round.beats.map((b) => `${cardText(b.card)}/${cardText(b.with)}`).join(", ") }));
+  if (round.taken.length) parts.push(t("round.took", { name: defender, cards: cardsText(round.taken) }));
+  return h("p", { class: "last-trick" }, parts.join(" · "));
+}
+
+function result(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal || !deal.over || !deal.result) return null;
+  const r = deal.result;
+  return h("p", { class: "result", role: "status" },
+    r.draw ? t("result.duren_draw") : t("result.duren", { winner: ctx.names[r.winner], loser: ctx.names[r.loser] }));
+}
+
+/** Cards the seat cannot hold: discarded, on the table, under the stock, or known to be in the other hand. */
+function gone(deal, seat) {
+  const cards = new Set([...deal.discarded, ...deal.table, ...(deal.known[String(1 - seat)] || [])]);
+  if (deal.face_up) cards.add(deal.face_up);
+  return cards;
+}
+
+const ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+function beats(card, other, trump) {
+  const a = splitCard(card);
+  const b = splitCard(other);
+  if (a.suit === b.suit) return ORDER.indexOf(b.rank) > ORDER.indexOf(a.rank);
+  return b.suit === trump;
+}
+
+function attackPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  const seat = expected.seat;
+  const chosen = ui.attack || (ui.attack = []);
+  const out = gone(state.deal, seat);
+  const who = t("attack.who", { name: ctx.names[seat] });
+  const exchange = expected.exchange;
+  return h("section", { class: "action attack-step", "aria-label": who },
+    h("h2", { text: who }),
+    h("p", { class: "hint", text: t("attack.sizes", { sizes: expected.sizes.join(", ") }) }),
+    h("p", { class: "chosen-cards", "aria-live": "polite" }, chosen.length ? chosen.map((card) => cardChip(card)) : t("attack.none")),
+    suitedPad({
+      ranks: suitedRanks(state.game, state.options), ui, label: t("keypad.label"),
+      gone: (card) => out.has(card) && !chosen.includes(card),
+      chosen: (card) => chosen.includes(card),
+      onPick: (card) => {
+        ui.attack = chosen.includes(card) ? chosen.filter((c) => c !== card) : [...chosen, card];
+        ctx.redraw();
+      },
+    }),
+    h("button", { type: "button", class: "primary wide", id: "log-attack", disabled: !chosen.length,
+                  on: { click: () => ctx.send({ type: "attack", seat, cards: chosen }) } },
+    tn("attack.log", chosen.length)),
+    exchange ? h("div", { class: "exchange" }, exchange.seats.map((s) => h("button", {
+      type: "button", class: "secondary wide", "data-exchange": s,
+      on: { click: () => ctx.send({ type: "exchange", seat: s }) },
+    }, t("attack.exchange", { name: ctx.names[s], nine: cardText(exchange.nine), card: cardText(exchange.face_up) })))) : null);
+}
+
+function defendPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  const seat = expected.seat;
+  const trump = expected.trump;
+  const assigned = ui.beats || (ui.beats = {});
+  const attack = expected.cards;
+  if (!attack.includes(ui.active)) ui.active = attack.find((card) => !assigned[card]) || attack[0];
+  const used = new Set(Object.values(assigned));
+  const out = gone(state.deal, seat);
+  const who = t("defend.who", { name: ctx.names[seat] });
+  const rows = attack.map((card) => h("li", { class: ["beat-row", ui.active === card && "active"] },
+    h("button", { type: "button", class: "beat-target", "aria-pressed": String(ui.active === card), "data-attack": card,
+                  on: { click: () => { ui.active = card; ctx.redraw(); } } },
+    cardChip(card), h("span", { class: "arrow", "aria-hidden": "true", text: "→" }),
+    assigned[card] ? cardChip(assigned[card]) : h("span", { class: "takes", text: t("defend.takes") })),
+    assigned[card] ? h("button", { type: "button", class: "secondary", "data-take": card,
+                                   on: { click: () => { delete assigned[card]; ui.active = card; ctx.redraw(); } } }, t("defend.take")) : null));
+  const beaten = Object.keys(assigned).length;
+  return h("section", { class: "action defend-step", "aria-label": who },
+    h("h2", { text: who }),
+    h("p", { class: "hint", text: t("defend.hint", { card: cardText(ui.active), suit: SUIT_SYMBOLS[trump] }) }),
+    h("ul", { class: "beats" }, rows),
+    suitedPad({
+      ranks: suitedRanks(state.game, state.options), ui, label: t("defend.pad", { card: cardText(ui.active) }),
+      gone: (card) => out.has(card) || attack.includes(card) || (used.has(card) && assigned[ui.active] !== card),
+      dim: (card) => !beats(ui.active, card, trump),
+      chosen: (card) => assigned[ui.active] === card,
+      onPick: (card) => {
+        assigned[ui.active] = card;
+        ui.active = attack.find((c) => !assigned[c]) || ui.active;
+        ctx.redraw();
+      },
+    }),
+    h("button", { type: "button", class: "primary wide", id: "log-defence",
+                  on: { click: () => ctx.send({ type: "defend", seat, beats: attack.filter((c) => assigned[c]).map((c) => ({ card: c, with: assigned[c] })) }) } },
+    t("defend.log", { beaten, taken: attack.length - beaten })));
+}
+
+function actionPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  if (expected.type === "deal") {
+    const trumpPad = h("div", { class: "trump-pick" },
+      h("p", { class: "label", text: ui.trump ? t("deal.face_up_is", { card: cardText(ui.trump) }) : t("deal.pick_face_up") }),
+      suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_face_up"),
+                  chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } }));
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("hands.keypad"),
+                                                      gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
+    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t("deal.duren", { name }) });
+  }
+  if (ctx.pending().length) return h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  if (expected.type === "defend") return defendPanel(ctx);
+  return attackPanel(ctx);
+}
+
+export const duren = {
+  figures,
+  inFront,
+  dealInfo,
+  lastTrick,
+  result,
+  actionPanel,
+  extraControls: () => [],
+  seatsSelectable: () => false,
+  turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "defend" ? t("table.defends") : t("table.attacks")),
+};

@@ -1,0 +1,129 @@
+// Oh Hell: a trump card at each deal, bids, follow suit.
+
+import { suitedRanks } from "../cards.js";
+import { h } from "../dom.js";
+import { SUIT_SYMBOLS, cardText, t, tn } from "../i18n.js";
+import { suitedPad } from "../keypad.js";
+import { actingSeat, cardChip, dealPanel, pendingPlays } from "../table.js";
+
+function figures(ctx, player) {
+  const parts = [tn("seat.points", player.score)];
+  if (player.bid !== null && player.bid !== undefined) parts.push(t("seat.bid_took", { bid: player.bid, took: player.tricks }));
+  return parts.join(" · ");
+}
+
+function inFront(ctx, seat) {
+  const deal = ctx.state.deal;
+  if (!deal) return [];
+  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
+  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
+  return [...own, ...waiting];
+}
+
+function dealInfo(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return "";
+  const parts = [t("info.hand", { n: deal.number, of: deal.hands }), tn("info.cards", deal.cards),
+                 t("info.dealer", { name: ctx.names[deal.dealer] })];
+  parts.push(deal.trump_card ? t("info.trump", { card: cardText(deal.trump_card) }) : t("info.no_trump"));
+  if (deal.phase === "playing") parts.push(t("info.trick", { n: deal.trick, of: deal.cards }));
+  return parts.join(" · ");
+}
+
+function lastTrick(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  const done = deal.tricks.filter((trick) => trick.winner !== null);
+  if (!done.length || (deal.table.length && !deal.over)) return null;
+  const trick = done[done.length - 1];
+  const plays = trick.plays.map((p) => `${ctx.names[p.seat]} ${cardText(p.card)}`).join(" · ");
+  return h("p", { class: "last-trick" }, t("table.last_trick", { n: trick.number, plays, name: ctx.names[trick.winner] }));
+}
+
+function result(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal || !deal.over || !deal.result) return null;
+  return h("ul", { class: "result", role: "status", "aria-label": t("result.hand", { n: deal.number }) },
+    deal.result.map((r) => h("li", { text: t("result.oh_hell", { name: ctx.names[r.seat], bid: r.bid, took: r.taken, points: r.points }) })));
+}
+
+function played(deal) {
+  const cards = new Set();
+  for (const trick of deal.tricks) for (const play of trick.plays) cards.add(play.card);
+  if (deal.trump_card) cards.add(deal.trump_card);
+  return cards;
+}
+
+function bidPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  const seat = actingSeat(ctx);
+  const who = t("bid.who", { name: ctx.names[seat] });
+  const sizes = Array.from({ length: state.deal.cards + 1 }, (_, n) => n);
+  const waiting = expected.seats.map((s) => ctx.names[s]).join(", ");
+  return h("section", { class: "action bid-step", "aria-label": who },
+    h("h2", { text: who }),
+    h("p", { class: "hint", text: state.options.simultaneous_bids ? t("bid.any_order", { names: waiting }) : t("bid.waiting", { names: waiting }) }),
+    expected.forbidden !== null && expected.forbidden !== undefined
+      ? h("p", { class: "hint warn", text: t("bid.hook", { name: ctx.names[seat], n: expected.forbidden }) }) : null,
+    h("div", { class: "keypad bids", role: "group", "aria-label": t("bid.label") },
+      sizes.map((n) => h("button", { type: "button", class: ["key", n === expected.forbidden && "dim"], "data-bid": n,
+                                     on: { click: () => ctx.send({ type: "bid", seat, bid: n }) } }, String(n)))));
+}
+
+function playPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  const seat = actingSeat(ctx);
+  const gone = played(state.deal);
+  for (const p of pendingPlays(ctx)) gone.add(p.card);
+  const legal = expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
+  const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
+  const led = expected.led ? t("play.led", { suit: SUIT_SYMBOLS[expected.led] }) : t("play.rule_any");
+  if (!ui.suit && expected.led) ui.suit = expected.led;
+  return h("section", { class: "action play-step", "aria-label": who },
+    h("h2", { text: who }),
+    h("p", { class: "hint", text: ctx.pending().length ? t("play.queued") : led }),
+    suitedPad({
+      ranks: suitedRanks(state.game, state.options), ui,
+      gone: (card) => gone.has(card),
+      dim: (card) => Boolean(legal) && !legal.has(card),
+      label: t("keypad.label"),
+      onPick: (card) => { if (seat !== null) ctx.send({ type: "play", seat, card }); },
+    }));
+}
+
+function actionPanel(ctx) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  if (expected.type === "deal") {
+    const trumpPad = expected.turn_trump ? h("div", { class: "trump-pick" },
+      h("p", { class: "label", text: ui.trump ? t("deal.trump_is", { card: cardText(ui.trump) }) : t("deal.pick_trump") }),
+      suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_trump"),
+                  chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } })) : null;
+    const cards = expected.cards;
+    const handUi = ui.handUi || (ui.handUi = {});
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui: handUi, label: t("hands.keypad"),
+                                                      gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
+    return dealPanel(ctx, {
+      lotOnServer: false,
+      trumpPad,
+      handPad,
+      instructions: (name) => (expected.turn_trump ? tn("deal.oh_hell", cards, { name }) : tn("deal.oh_hell_no_trump", cards, { name })),
+    });
+  }
+  if (expected.type === "bid") return bidPanel(ctx);
+  return playPanel(ctx);
+}
+
+export const ohHell = {
+  figures,
+  inFront,
+  dealInfo,
+  lastTrick,
+  result,
+  actionPanel,
+  extraControls: () => [],
+  seatsSelectable: (ctx) => ctx.state.expected && ["play", "bid"].includes(ctx.state.expected.type),
+  turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "bid" ? t("table.to_bid") : t("table.to_play")),
+};

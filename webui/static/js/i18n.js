@@ -1,0 +1,94 @@
+// Languages: Polish, English and Russian. Every word the page shows comes from static/i18n/<lang>.json;
+// card letters follow the language (Polish A K D W, Russian Т К Д В), the API always gets its own notation.
+
+import { local } from "./local.js";
+
+export const LANGUAGES = ["pl", "en", "ru"];
+const FALLBACK = "en";
+
+let current = FALLBACK;
+let words = {};
+let fallbackWords = {};
+
+async function fetchWords(lang) {
+  const response = await fetch(`static/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`no words for ${lang}`);
+  return response.json();
+}
+
+/** The language stored on this phone, else the browser's first one we speak, else English. */
+export function chooseLanguage() {
+  const stored = local.get("lang");
+  if (LANGUAGES.includes(stored)) return stored;
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const code = String(tag).slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(code)) return code;
+  }
+  return FALLBACK;
+}
+
+export async function setLanguage(lang) {
+  if (!Object.keys(fallbackWords).length) fallbackWords = await fetchWords(FALLBACK);
+  words = lang === FALLBACK ? fallbackWords : await fetchWords(lang);
+  current = lang;
+  document.documentElement.lang = lang;
+}
+
+export function language() {
+  return current;
+}
+
+export function has(key) {
+  return key in words || key in fallbackWords;
+}
+
+/** The words for `key`, with {name} placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const template = words[key] ?? fallbackWords[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Words that depend on a number: `key.one`, `key.few`, `key.many` or `key.other`, chosen by the language. */
+export function tn(key, count, params = {}) {
+  const form = new Intl.PluralRules(current).select(count);
+  const chosen = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+  return t(chosen, { n: count, ...params });
+}
+
+/** A card's rank as the table reads it in this language: D for the queen in Polish, Т for the ace in Russian. */
+export function rankLetter(rank) {
+  return has(`rank.${rank}`) ? t(`rank.${rank}`) : rank;
+}
+
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** Splits a card in the API's notation ("10H", "Q", "X") into its rank and suit. */
+export function splitCard(card) {
+  const text = String(card);
+  const last = text.slice(-1);
+  if (text.length > 1 && "SHDC".includes(last)) return { rank: text.slice(0, -1), suit: last };
+  return { rank: text, suit: null };
+}
+
+/** A card as people read it here: the rank letter of the language and the suit's symbol. */
+export function cardText(card) {
+  const { rank, suit } = splitCard(card);
+  return rankLetter(rank) + (suit ? SUIT_SYMBOLS[suit] : "");
+}
+
+/** A card in words, for screen readers: "queen of hearts", "dama kier". */
+export function cardName(card) {
+  const { rank, suit } = splitCard(card);
+  const name = t(`rank_name.${rank}`);
+  return suit ? t("card_of_suit", { rank: name, suit: t(`suit_of.${suit}`) }) : name;
+}
+
+export function cardsText(cards) {
+  return cards.map(cardText).join(" ");
+}
+
+/** Money as the language writes it, from the API's exact decimal text (no float is involved). */
+export function moneyText(amount, currency) {
+  const text = current === "en" ? String(amount) : String(amount).replace(".", ",");
+  return currency ? `${text} ${currency}` : text;
+}

@@ -1,0 +1,68 @@
+// The log of a match in words, newest first, with the undone events struck through.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { cardText, cardsText, t, tn } from "./i18n.js";
+
+/** One event as people say it: "W played K", "N beat 9♠ with 10♠". */
+export function describeEvent(event, names) {
+  const name = names[event.seat];
+  let text;
+  switch (event.type) {
+    case "deal":
+      text = event.dealer === undefined || event.dealer === null ? t("event.deal_by_lot") : t("event.deal", { name: names[event.dealer] });
+      if (event.trump) text += ` · ${t("event.trump", { card: cardText(event.trump) })}`;
+      break;
+    case "play":
+      text = t("event.play", { name, card: cardText(event.card) });
+      break;
+    case "bid":
+      text = t("event.bid", { name, bid: event.bid });
+      break;
+    case "exchange":
+      text = event.nine ? t("event.exchange", { name, nine: cardText(event.nine), card: cardText(event.face_up) })
+        : t("event.exchange_request", { name });
+      break;
+    case "attack":
+      text = t("event.attack", { name, cards: cardsText(event.cards) });
+      break;
+    case "defend":
+      text = event.beats.length
+        ? t("event.defend", { name, beats: event.beats.map((b) => `${cardText(b.card)}/${cardText(b.with)}`).join(", ") })
+        : t("event.defend_none", { name });
+      break;
+    case "penalty":
+      text = tn(event.reason ? "event.penalty_for" : "event.penalty", event.points ?? 0, { name, reason: event.reason });
+      break;
+    case "end":
+      text = t("event.end");
+      break;
+    case "undo":
+      text = t("event.undo", { seq: event.undoes });
+      break;
+    default:
+      text = event.type;
+  }
+  return event.illegal ? `${text} (${t("event.let_stand")})` : text;
+}
+
+export async function loadEvents(matchId) {
+  const { data } = await api.events(matchId);
+  return data.events;
+}
+
+export function renderLog(root, ctx) {
+  const list = h("ol", { class: "log", reversed: true });
+  const section = h("section", { class: "panel" }, h("h2", { text: t("log.title") }), list);
+  root.replaceChildren(section);
+  loadEvents(ctx.matchId).then((events) => {
+    const names = ctx.names;
+    list.replaceChildren(...events.slice().reverse().map((event) => h("li", {
+      class: ["log-entry", event.undone_by && "undone", event.illegal && "illegal"], value: event.seq },
+    h("span", { class: "seq", text: `#${event.seq}` }),
+    h("span", { class: "what", text: describeEvent(event, names) }),
+    event.undone_by ? h("span", { class: "undone-by", text: t("log.undone_by", { seq: event.undone_by }) }) : null,
+    )));
+    if (!events.length) list.replaceChildren(h("li", { class: "hint", text: t("log.empty") }));
+  }).catch(() => list.replaceChildren(h("li", { class: "hint", text: t("log.unavailable") })));
+}

@@ -1,0 +1,315 @@
+// Kibic's page: start a match, or open one (`?m=<id>`), score it when this phone holds its key, follow it
+// read-only otherwise. A scorer link carries the key in the fragment (`#key=...`): it is stored on this
+// phone and taken out of the address at once.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { LANGUAGES, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
+import { describeEvent, loadEvents } from "./log.js";
+import { local } from "./local.js";
+import { Outbox } from "./outbox.js";
+import { renderMatch } from "./play.js";
+import { announce, clearRefusals, showError, showFinding, showNotice } from "./referee.js";
+import { gameTitle, renderSetup } from "./setup.js";
+
+const POLL_MS = 1500;
+const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active", "penalty", "penaltySeat",
+                  "penaltyPoints", "penaltyReason", "confirmEnd", "hands", "handSeat", "handsOpen", "handUi"];
+
+const app = {
+  games: [],
+  matchId: null,
+  key: null,
+  state: null,
+  etag: null,
+  outbox: null,
+  ui: { tab: "table" },
+  seenFindings: new Set(),
+  polling: false,
+  lastLive: null, // the latest event an undo would take back (scorers only)
+};
+
+const main = () => document.getElementById("app");
+
+function findingId(f) {
+  return `${f.seq}:${f.proof_seq}:${f.code}`;
+}
+
+function resetEntry() {
+  for (const name of ENTRY_UI) delete app.ui[name];
+}
+
+// --- the context each view gets -------------------------------------------------------------------
+
+function context() {
+  const state = app.state;
+  return {
+    lang: language(),
+    games: app.games,
+    matchId: app.matchId,
+    key: app.key,
+    state,
+    names: state ? state.players.map((p) => p.name) : [],
+    canScore: Boolean(app.key),
+    offline: app.outbox ? app.outbox.offline : false,
+    ui: app.ui,
+    pending: () => (app.outbox ? app.outbox.entries() : []),
+    lastLive: app.lastLive,
+    firstDealer: () => local.get(`first_dealer.${app.matchId}`),
+    send,
+    undo,
+    redraw: render,
+    open: (id) => { location.href = `?m=${encodeURIComponent(id)}`; },
+  };
+}
+
+const FOCUS_ATTRIBUTES = ["data-card", "data-bid", "data-seat", "data-suit", "data-attack", "data-take", "data-exchange"];
+
+/** Where the keyboard is in the page, as a selector that finds the same control after the page is redrawn. */
+function focusedControl() {
+  const el = document.activeElement;
+  if (!el || !main().contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const attribute = FOCUS_ATTRIBUTES.find((name) => el.hasAttribute(name));
+  return attribute ? `${el.tagName.toLowerCase()}[${attribute}="${CSS.escape(el.getAttribute(attribute))}"]` : null;
+}
+
+function render() {
+  const focused = focusedControl();
+  draw();
+  if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
+}
+
+function draw() {
+  const ctx = context();
+  const title = document.getElementById("bar-title");
+  if (!app.matchId) {
+    title.textContent = "";
+    document.title = "Kibic";
+    renderSetup(main(), ctx);
+    return;
+  }
+  if (!app.state) return;
+  title.textContent = gameTitle(app.state.game, app.games);
+  document.title = `Kibic · ${title.textContent}`;
+  renderMatch(main(), ctx);
+}
+
+// --- writing ---------------------------------------------------------------------------------------
+
+function send(body) {
+  clearRefusals();
+  app.outbox.add("events", body, app.state.seq);
+  resetEntry();
+  render();
+}
+
+function resend(route, body) {
+  clearRefusals();
+  app.outbox.add(route, body, app.state.seq);
+  render();
+}
+
+function undo() {
+  clearRefusals();
+  if (app.outbox.cancelLast()) {
+    showNotice(t("undo.cancelled"));
+    render();
+    return;
+  }
+  app.outbox.add("undo", {}, app.state.seq);
+  resetEntry();
+  render();
+}
+
+/**
+ * A newer state of the match. When someone else moved the table (another phone), what this phone was
+ * entering no longer applies and is cleared; its own recorded entries were cleared when they were sent.
+ */
+function takeState(state, { own = false } = {}) {
+  if (!state || (app.state && state.seq < app.state.seq && state.id === app.state.id)) return;
+  const moved = !app.state || state.seq !== app.state.seq;
+  app.state = state;
+  if (moved && !own) resetEntry();
+}
+
+async function recorded(answer, entry) {
+  takeState(answer.state, { own: true });
+  const names = app.state.players.map((p) => p.name);
+  const event = answer.event;
+  for (const finding of answer.findings) {
+    app.seenFindings.add(findingId(finding));
+    showFinding(finding, names, await proofText(finding));
+  }
+  for (const warning of answer.warnings) showNotice(warning.message);
+  if (event.type !== "undo") app.lastLive = event;
+  if (event.type === "undo") {
+    const log = await readLog();
+    const undone = log.find((e) => e.seq === event.undoes);
+    showNotice(t("undo.done", { what: undone ? describeEvent(undone, names) : `#${event.undoes}` }), { detail: t("undo.recorded", { seq: event.seq }) });
+  } else if (event.type === "deal" && !("dealer" in entry.body)) {
+    showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
+  }
+  announce(t("announce.recorded", { what: describeEvent(event, names) }));
+  render();
+}
+
+/** The log, and with it the latest live event; an empty log when it cannot be read just now. */
+async function readLog() {
+  try {
+    const log = await loadEvents(app.matchId);
+    app.lastLive = log.filter((e) => e.type !== "undo" && !e.undone_by).pop() || null;
+    return log;
+  } catch {
+    return [];
+  }
+}
+
+/** The event that proved a finding, in words. */
+async function proofText(finding) {
+  const names = app.state.players.map((p) => p.name);
+  try {
+    const proof = (await loadEvents(app.matchId)).find((e) => e.seq === finding.proof_seq);
+    return proof ? describeEvent(proof, names) : `#${finding.proof_seq}`;
+  } catch {
+    return `#${finding.proof_seq}`;
+  }
+}
+
+async function refused(error, entry, dropped) {
+  const names = app.state.players.map((p) => p.name);
+  if (error.details && error.details.state) {
+    takeState(error.details.state);
+    if (app.key) await readLog();
+  }
+  const { expect_seq: _, ...body } = entry.body;
+  const what = entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names);
+  showError(error, {
+    what: t("referee.not_recorded", { what }),
+    letItStand: () => send({ ...body, force: true }),
+    sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
+  });
+  if (error.code === "key_required" || error.code === "wrong_key") {
+    local.setKey(app.matchId, null); // this phone follows from now on
+    app.key = null;
+    app.outbox.key = null;
+  }
+  if (dropped.length) {
+    const list = dropped.map((e) => (e.route === "undo" ? t("event.undo_request") : describeEvent(e.body, names))).join("; ");
+    showNotice(tn("outbox.dropped", dropped.length), {
+      detail: list,
+      actions: [h("button", { type: "button", class: "secondary", on: { click: (e) => {
+        e.target.closest(".verdict").remove();
+        for (const waiting of dropped) {
+          const { expect_seq: __, ...again } = waiting.body;
+          resend(waiting.route, again);
+        }
+      } } }, t("outbox.send_anyway"))],
+    });
+  }
+  render();
+}
+
+// --- reading -----------------------------------------------------------------------------------------
+
+async function poll() {
+  if (document.visibilityState === "hidden" || app.polling) return;
+  app.polling = true;
+  try {
+    const answer = await api.state(app.matchId, app.etag);
+    if (answer.status === 304) return;
+    app.etag = answer.etag;
+    if (app.state && answer.data.seq === app.state.seq) return;
+    const before = app.state ? app.state.seq : -1;
+    takeState(answer.data);
+    if (app.state.seq === before) return;
+    if (app.key) await readLog();
+    await announceNewFindings();
+    render();
+  } catch {
+    // the next poll tries again; a scorer's entries wait in the outbox meanwhile
+  } finally {
+    app.polling = false;
+  }
+}
+
+async function announceNewFindings() {
+  const names = app.state.players.map((p) => p.name);
+  for (const finding of app.state.findings) {
+    const id = findingId(finding);
+    if (app.seenFindings.has(id)) continue;
+    app.seenFindings.add(id);
+    showFinding(finding, names, await proofText(finding));
+  }
+}
+
+async function openMatch() {
+  try {
+    const answer = await api.state(app.matchId);
+    app.etag = answer.etag;
+    app.state = answer.data;
+  } catch (error) {
+    main().replaceChildren(h("section", { class: "panel" },
+      h("h1", { text: error.code === "match_not_found" ? t("match.not_found") : t("common.unavailable") }),
+      h("a", { href: "./", class: "primary", text: t("match.new") })));
+    if (!error.network) return;
+    setTimeout(openMatch, POLL_MS * 2);
+    return;
+  }
+  for (const finding of app.state.findings) app.seenFindings.add(findingId(finding));
+  local.remember(app.state);
+  if (app.key) {
+    app.outbox = new Outbox(app.matchId, app.key, { recorded, refused, changed: render });
+    app.outbox.flush();
+    await readLog();
+  }
+  render();
+  setInterval(poll, POLL_MS);
+}
+
+// --- starting --------------------------------------------------------------------------------------
+
+function readAddress() {
+  const params = new URLSearchParams(location.search);
+  app.matchId = params.get("m");
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (app.matchId && fragment.get("key")) {
+    local.setKey(app.matchId, fragment.get("key"));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  app.key = app.matchId ? local.key(app.matchId) : null;
+}
+
+function bindLanguages() {
+  const group = document.getElementById("langs");
+  group.setAttribute("aria-label", t("lang.label"));
+  for (const button of group.querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
+    button.title = t(`lang.${button.dataset.lang}`);
+    button.onclick = async () => {
+      if (!LANGUAGES.includes(button.dataset.lang)) return;
+      local.set("lang", button.dataset.lang);
+      await setLanguage(button.dataset.lang);
+      document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
+      bindLanguages();
+      render();
+    };
+  }
+}
+
+async function boot() {
+  await setLanguage(chooseLanguage());
+  bindLanguages();
+  readAddress();
+  try {
+    app.games = (await api.games()).data.games;
+  } catch {
+    main().replaceChildren(h("p", { class: "loading", text: t("common.unavailable") }));
+    setTimeout(boot, POLL_MS * 2);
+    return;
+  }
+  if (app.matchId) await openMatch();
+  else render();
+}
+
+boot();

@@ -1,0 +1,115 @@
+// The match at the table: the seats, the step to log next, undo, and the tabs for scores, money,
+// other phones and the log. A phone without the match's key shows it read-only.
+
+import { h } from "./dom.js";
+import { describeEvent, renderLog } from "./log.js";
+import { t, tn } from "./i18n.js";
+import { climbing } from "./games/climbing.js";
+import { duren } from "./games/duren.js";
+import { ohHell } from "./games/ohhell.js";
+import { renderMoney } from "./money.js";
+import { renderScores } from "./scores.js";
+import { renderShare } from "./share.js";
+import { seatList } from "./table.js";
+
+const RULES = { ogorek: climbing, ogurets: climbing, oh_hell: ohHell, duren };
+const TABS = ["table", "scores", "money", "share", "log"];
+
+export function rulesOf(game) {
+  return RULES[game] || climbing;
+}
+
+/** Whether the table may go on entering while entries wait to be sent: only plays, during play. */
+function mayEnterMore(ctx) {
+  const waiting = ctx.pending();
+  if (!waiting.length) return true;
+  const expected = ctx.state.expected;
+  return expected && expected.type === "play" && ctx.state.game !== "duren" && waiting.every((e) => e.body.type === "play");
+}
+
+function statusLine(ctx) {
+  const items = [];
+  items.push(h("span", { class: ["mode", ctx.canScore ? "scoring" : "following"], id: "mode" },
+    ctx.canScore ? t("status.scoring") : t("status.following")));
+  if (ctx.offline) items.push(h("span", { class: "offline", id: "offline", role: "status" }, t("status.offline")));
+  const waiting = ctx.pending().length;
+  if (waiting) items.push(h("span", { class: "pending", id: "pending", role: "status" }, tn("status.pending", waiting)));
+  return h("div", { class: "status-line" }, items);
+}
+
+function tabBar(ctx) {
+  return h("nav", { class: "tabs", "aria-label": t("tab.label") }, TABS.map((tab) => h("button", {
+    type: "button", class: "tab", id: `tab-${tab}`, "aria-pressed": String(ctx.ui.tab === tab),
+    on: { click: () => { ctx.ui.tab = tab; ctx.redraw(); } },
+  }, t(`tab.${tab}`))));
+}
+
+function controls(ctx, rules) {
+  if (!ctx.canScore) return null;
+  const { ui } = ctx;
+  const items = [];
+  const waiting = ctx.pending();
+  if (ctx.state.seq > 0 || waiting.length) {
+    const last = waiting.length ? waiting[waiting.length - 1] : null;
+    let what = "";
+    if (last) what = last.route === "undo" ? t("event.undo_request") : `${describeEvent(last.body, ctx.names)} (${t("table.pending")})`;
+    else if (ctx.lastLive) what = describeEvent(ctx.lastLive, ctx.names);
+    items.push(h("button", { type: "button", class: "secondary undo", id: "undo", on: { click: () => ctx.undo() } },
+      `↶ ${what ? t("control.undo_what", { what }) : t("control.undo")}`));
+  }
+  if (ctx.state.status === "playing") {
+    items.push(...rules.extraControls(ctx));
+    items.push(ui.confirmEnd
+      ? h("button", { type: "button", class: "danger", id: "end-confirm", on: { click: () => { ui.confirmEnd = false; ctx.send({ type: "end" }); } } }, t("control.end_confirm"))
+      : h("button", { type: "button", class: "secondary", id: "end", on: { click: () => { ui.confirmEnd = true; ctx.redraw(); } } }, t("control.end")));
+  }
+  return h("div", { class: "controls" }, items);
+}
+
+function waitingText(ctx) {
+  const expected = ctx.state.expected;
+  if (!expected) return null;
+  let text;
+  if (expected.type === "deal") {
+    text = expected.dealer === null ? t("waiting.deal_first") : t("waiting.deal", { name: ctx.names[expected.dealer] });
+  } else if (expected.seat === null && expected.seats) {
+    text = t("waiting.bids", { names: expected.seats.map((seat) => ctx.names[seat]).join(", ") });
+  } else {
+    text = t(`waiting.${expected.type}`, { name: ctx.names[expected.seat] });
+  }
+  return h("p", { class: "hint waiting", role: "status", text });
+}
+
+function finishedPanel(ctx) {
+  const ranking = [...ctx.state.players].sort((a, b) => a.place - b.place);
+  return h("section", { class: "action finished", id: "finished" },
+    h("h2", { text: t("finished.title") }),
+    h("ul", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: p.place, name: p.name }) }))),
+    h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")));
+}
+
+function renderTable(root, ctx) {
+  const rules = rulesOf(ctx.state.game);
+  const { state } = ctx;
+  let action;
+  if (state.status === "finished") action = finishedPanel(ctx);
+  else if (!ctx.canScore) action = waitingText(ctx);
+  else if (!mayEnterMore(ctx)) action = h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  else action = rules.actionPanel(ctx);
+  root.replaceChildren(...[
+    h("p", { class: "deal-info", id: "deal-info", text: rules.dealInfo(ctx) }),
+    seatList(ctx, rules),
+    rules.lastTrick(ctx),
+    rules.result(ctx),
+    action,
+    controls(ctx, rules),
+  ].filter(Boolean));
+}
+
+export function renderMatch(root, ctx) {
+  const panel = h("div", { class: "tab-panel", id: `panel-${ctx.ui.tab}` });
+  const title = h("h1", { class: "visually-hidden", text: document.getElementById("bar-title").textContent });
+  root.replaceChildren(title, statusLine(ctx), tabBar(ctx), panel);
+  const render = { table: renderTable, scores: renderScores, money: renderMoney, share: renderShare, log: renderLog }[ctx.ui.tab];
+  render(panel, ctx);
+}

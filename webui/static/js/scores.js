@@ -1,0 +1,100 @@
+// The scoreboard: each player's figures, who is out and in which place, the dealer, the findings, and a
+// small chart of every player's total after each deal.
+
+import { h, s } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+export const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#6a3d9a", "#8c6d00", "#56b4e9", "#000000"];
+
+/** What the chart and the scoresheet count per game: minus points, lives left, or points. */
+export function tally(state) {
+  if (state.game === "ogurets") {
+    return { label: t("score.lives"), values: (row) => row.lives, start: state.options.lives };
+  }
+  return { label: state.game === "ogorek" ? t("score.minus") : t("score.points"), values: (row) => row.scores, start: 0 };
+}
+
+function standingText(player, state) {
+  if (state.status === "finished") return t("score.place", { place: player.place });
+  if (player.out) return t("score.out_place", { place: player.place });
+  return t("score.in");
+}
+
+function scoreTable(ctx) {
+  const { state } = ctx;
+  const game = state.game;
+  const columns = {
+    ogorek: [[t("score.minus"), (p) => p.score]],
+    ogurets: [[t("score.lives"), (p) => p.lives], [t("score.points_deal"), (p) => p.points]],
+    oh_hell: [[t("score.points"), (p) => p.score], [t("score.bid_took"), (p) => (p.bid === null || p.bid === undefined ? "–" : `${p.bid} · ${p.tricks}`)]],
+    duren: [[t("score.points"), (p) => p.score]],
+  }[game] || [[t("score.points"), (p) => p.score]];
+  const dealer = state.dealer;
+  return h("div", { class: "table-scroll" }, h("table", { class: "scoreboard" },
+    h("caption", { class: "visually-hidden", text: t("score.title") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
+      columns.map(([label]) => h("th", { scope: "col", class: "num", text: label })))),
+    h("tbody", {}, state.players.map((player) => h("tr", { class: [player.out && state.status === "playing" && "is-out"], "data-seat": player.seat },
+      h("th", { scope: "row" },
+        h("span", { class: "swatch", "data-colour": player.seat % COLOURS.length }),
+        h("span", { class: "player", text: player.name }),
+        player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
+        h("span", { class: "standing", text: standingText(player, state) })),
+      columns.map(([, value]) => h("td", { class: "num", text: String(value(player)) })))))));
+}
+
+/** Each player's total after every deal, as lines; the limit of Ogórek dashed. */
+export function chart(state, names) {
+  const { values, start, label } = tally(state);
+  const rows = state.history;
+  const series = names.map((_, seat) => [start, ...rows.map((row) => values(row)[seat] ?? 0)]);
+  const limit = state.game === "ogorek" ? state.options.limit : null;
+  const all = series.flat().concat(limit === null ? [] : [limit]);
+  const top = Math.max(1, ...all);
+  const bottom = Math.min(0, ...all);
+  const width = 320;
+  const height = 160;
+  const pad = { left: 28, right: 8, top: 8, bottom: 20 };
+  const x = (i) => pad.left + (i * (width - pad.left - pad.right)) / Math.max(1, rows.length);
+  const y = (v) => pad.top + ((top - v) * (height - pad.top - pad.bottom)) / Math.max(1, top - bottom);
+  const gridValues = [...new Set([bottom, Math.round((top + bottom) / 2), top])];
+  const apart = (seat) => (seat - (names.length - 1) / 2) * 1.5; // equal totals: lines side by side, not hidden
+  const title = t("chart.title", { what: label });
+  return s("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title },
+    s("title", { text: title }),
+    gridValues.map((v) => s("g", {},
+      s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
+      s("text", { x: pad.left - 4, y: y(v) + 4, "text-anchor": "end", class: "axis", text: String(v) }))),
+    limit === null ? null : s("line", { x1: pad.left, x2: width - pad.right, y1: y(limit), y2: y(limit), class: "limit" }),
+    rows.map((row, i) => s("text", { x: x(i + 1), y: height - 4, "text-anchor": "middle", class: "axis", text: String(row.deal) })),
+    series.map((points, seat) => s("polyline", {
+      class: "line", fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2.5,
+      "stroke-dasharray": seat >= COLOURS.length ? "6 3" : null,
+      points: points.map((v, i) => `${x(i).toFixed(1)},${(y(v) + apart(seat)).toFixed(1)}`).join(" "),
+      "data-seat": seat,
+    })),
+    series.map((points, seat) => s("circle", { cx: x(points.length - 1), cy: y(points[points.length - 1]) + apart(seat), r: 3.5,
+                                               fill: COLOURS[seat % COLOURS.length] })));
+}
+
+function findingsList(ctx) {
+  const { state } = ctx;
+  if (!state.findings.length) return h("p", { class: "hint", id: "no-findings", text: t("findings.none") });
+  return h("ul", { class: "findings" }, state.findings.map((f) => h("li", {},
+    h("strong", { text: t("finding.title", { name: ctx.names[f.seat] }) }), " ",
+    h("span", { text: f.trick ? t("finding.where_trick", { deal: f.deal, trick: f.trick }) : t("finding.where_deal", { deal: f.deal }) }),
+    h("p", { class: "server-says", text: f.message }))));
+}
+
+export function renderScores(root, ctx) {
+  const { state } = ctx;
+  root.replaceChildren(
+    h("section", { class: "panel" }, h("h2", { text: t("score.title") }), scoreTable(ctx),
+      h("p", { class: "hint", text: tn("score.deals_played", state.history.length) })),
+    h("section", { class: "panel" }, h("h2", { text: t("chart.heading") }),
+      state.history.length ? chart(state, ctx.names) : h("p", { class: "hint", text: t("chart.empty") }),
+      h("ul", { class: "legend" }, ctx.names.map((name, seat) => h("li", {},
+        h("span", { class: "swatch", "data-colour": seat % COLOURS.length }), h("span", { text: name }))))),
+    h("section", { class: "panel" }, h("h2", { text: t("findings.title") }), findingsList(ctx)),
+  );
+}

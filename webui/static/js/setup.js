@@ -1,0 +1,250 @@
+// Starting a match: the game, the players in clockwise order, the rules, the stake and the first dealer.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { has, t, tn } from "./i18n.js";
+import { local } from "./local.js";
+import { showError } from "./referee.js";
+
+const DEFAULT_CURRENCY = { pl: "PLN", ru: "RUB", en: "EUR" };
+
+let draft = null;
+
+function newDraft(games, lang) {
+  const game = games[0];
+  return { game: game.game, players: Array(Math.max(game.min_players, 4)).fill(""), options: {}, stake: "",
+           currency: DEFAULT_CURRENCY[lang] || "", dealer: "lot" };
+}
+
+function gameOf(ctx) {
+  return ctx.games.find((g) => g.game === draft.game);
+}
+
+export function gameDescription(game) {
+  return has(`game.${game.game}.description`) ? t(`game.${game.game}.description`) : game.description;
+}
+
+export function gameTitle(name, games) {
+  const game = games.find((g) => g.game === name);
+  return has(`game.${name}.title`) ? t(`game.${name}.title`) : (game ? game.title : name);
+}
+
+function valueText(option, value) {
+  if (typeof value === "boolean") return t(value ? "option.on" : "option.off");
+  if (Array.isArray(value)) return value.join(", ");
+  const key = `choice.${option.name}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
+/** The option's description and its default, in one or two sentences. */
+export function optionSentence(game, option) {
+  const key = `option.${game}.${option.name}`;
+  const description = has(key) ? t(key) : option.description;
+  return `${description} ${t("option.default", { value: valueText(option, option.default) })}`;
+}
+
+export function optionLabel(game, option) {
+  const key = `option_label.${game}.${option.name}`;
+  return has(key) ? t(key) : option.name.replace(/_/g, " ");
+}
+
+function fitPlayers(game) {
+  while (draft.players.length < game.min_players) draft.players.push("");
+  draft.players = draft.players.slice(0, game.max_players);
+  if (typeof draft.dealer === "number" && draft.dealer >= draft.players.length) draft.dealer = "lot";
+}
+
+export function renderSetup(root, ctx) {
+  if (!draft) draft = newDraft(ctx.games, ctx.lang);
+  const game = gameOf(ctx);
+  fitPlayers(game);
+  const redraw = () => renderSetup(root, ctx);
+  const form = h("form", { class: "setup", novalidate: true, on: { submit: (e) => { e.preventDefault(); start(ctx); } } },
+    h("h1", { text: t("setup.title") }),
+    gamesField(ctx, redraw),
+    playersField(game, redraw),
+    optionsField(game),
+    moneyField(),
+    dealerField(redraw),
+    h("button", { type: "submit", class: "primary wide", id: "start" }, t("setup.start")),
+  );
+  root.replaceChildren(form, recentList(ctx));
+}
+
+function gamesField(ctx, redraw) {
+  return h("fieldset", { class: "games" },
+    h("legend", { text: t("setup.game") }),
+    ctx.games.map((game) => h("label", { class: ["game-choice", draft.game === game.game && "chosen"] },
+      h("input", { type: "radio", name: "game", value: game.game, checked: draft.game === game.game,
+                   on: { change: () => { draft.game = game.game; draft.options = {}; redraw(); } } }),
+      h("span", { class: "game-name", text: gameTitle(game.game, ctx.games) }),
+      h("span", { class: "game-players", text: game.min_players === game.max_players
+        ? tn("setup.players_exact", game.min_players) : t("setup.players_range", { min: game.min_players, max: game.max_players }) }),
+      h("span", { class: "game-description", text: gameDescription(game) }),
+    )),
+  );
+}
+
+function playersField(game, redraw) {
+  const rows = draft.players.map((name, index) => {
+    const label = t("setup.player_n", { n: index + 1 });
+    const who = () => draft.players[index].trim() || label;
+    const up = h("button", { type: "button", class: "icon", disabled: index === 0,
+                             on: { click: () => { move(index, -1); redraw(); } } }, "↑");
+    const down = h("button", { type: "button", class: "icon", disabled: index === draft.players.length - 1,
+                               on: { click: () => { move(index, 1); redraw(); } } }, "↓");
+    const remove = h("button", { type: "button", class: "icon", disabled: draft.players.length <= game.min_players,
+                                 on: { click: () => { draft.players.splice(index, 1); fixDealer(index); redraw(); } } }, "✕");
+    const nameButtons = () => {
+      up.setAttribute("aria-label", t("setup.move_up", { name: who() }));
+      down.setAttribute("aria-label", t("setup.move_down", { name: who() }));
+      remove.setAttribute("aria-label", t("setup.remove", { name: who() }));
+    };
+    nameButtons();
+    return h("li", { class: "player-row" },
+      h("label", { class: "seat-number", for: `player-${index}`, text: String(index + 1) }),
+      h("input", { id: `player-${index}`, class: "player-name", type: "text", value: name, maxlength: 40,
+                   autocomplete: "off", placeholder: label, "aria-label": label,
+                   on: { input: (e) => {
+                     draft.players[index] = e.target.value;
+                     nameButtons();
+                     const option = document.querySelector(`#dealer-seat option[value="${index}"]`);
+                     if (option) option.textContent = who();
+                   } } }),
+      up, down, remove);
+  });
+  return h("fieldset", { class: "players" },
+    h("legend", { text: t("setup.players") }),
+    h("p", { class: "hint", text: t("setup.players_hint") }),
+    h("ol", { class: "player-list" }, rows),
+    h("button", { type: "button", class: "secondary", id: "add-player", disabled: draft.players.length >= game.max_players,
+                  on: { click: () => { draft.players.push(""); redraw(); document.getElementById(`player-${draft.players.length - 1}`)?.focus(); } } },
+      t("setup.add_player")),
+  );
+}
+
+function move(index, step) {
+  const other = index + step;
+  [draft.players[index], draft.players[other]] = [draft.players[other], draft.players[index]];
+  if (draft.dealer === index) draft.dealer = other;
+  else if (draft.dealer === other) draft.dealer = index;
+}
+
+function fixDealer(removed) {
+  if (draft.dealer === removed) draft.dealer = "lot";
+  else if (typeof draft.dealer === "number" && draft.dealer > removed) draft.dealer -= 1;
+}
+
+function optionsField(game) {
+  if (!game.options.length) return null;
+  return h("fieldset", { class: "options" },
+    h("legend", { text: t("setup.rules") }),
+    game.options.map((option) => optionControl(game.game, option)),
+  );
+}
+
+function optionControl(gameName, option) {
+  const id = `option-${option.name}`;
+  const current = option.name in draft.options ? draft.options[option.name] : option.default;
+  const set = (value) => { draft.options[option.name] = value; };
+  const describedBy = `${id}-about`;
+  const about = h("p", { class: "hint", id: describedBy, text: optionSentence(gameName, option) });
+  const label = optionLabel(gameName, option);
+  if (option.type === "boolean") {
+    return h("div", { class: "option" },
+      h("label", { class: "check" },
+        h("input", { type: "checkbox", id, checked: current, "aria-describedby": describedBy,
+                     on: { change: (e) => set(e.target.checked) } }),
+        h("span", { text: label })),
+      about);
+  }
+  let control;
+  if (option.choices) {
+    const custom = option.type === "sequence" && Array.isArray(current);
+    control = h("select", { id, "aria-describedby": describedBy, on: { change: (e) => {
+      if (e.target.value === "__list") { set([]); listInput.hidden = false; listInput.focus(); return; }
+      listInput.hidden = true;
+      set(option.type === "integer" ? Number(e.target.value) : e.target.value);
+    } } },
+    option.choices.map((choice) => h("option", { value: String(choice), selected: !custom && choice === current },
+      valueText(option, choice))),
+    option.type === "sequence" ? h("option", { value: "__list", selected: custom }, t("setup.sequence_list")) : null);
+    const listInput = h("input", { type: "text", inputmode: "numeric", class: "sequence-list", hidden: !custom,
+                                   "aria-label": t("setup.sequence_list"), placeholder: "1, 2, 3, 2, 1",
+                                   value: custom ? current.join(", ") : "",
+                                   on: { input: (e) => set(e.target.value.split(/[^0-9]+/).filter(Boolean).map(Number)) } });
+    return h("div", { class: "option" }, h("label", { for: id, text: label }), control, listInput, about);
+  }
+  control = h("input", { id, type: "number", inputmode: "numeric", value: String(current), min: option.minimum,
+                         max: option.maximum, "aria-describedby": describedBy,
+                         on: { input: (e) => set(e.target.value === "" ? option.default : Number(e.target.value)) } });
+  return h("div", { class: "option" }, h("label", { for: id, text: label }), control, about);
+}
+
+function moneyField() {
+  return h("fieldset", { class: "money" },
+    h("legend", { text: t("setup.money") }),
+    h("div", { class: "row" },
+      h("div", { class: "grow" },
+        h("label", { for: "stake", text: t("setup.stake") }),
+        h("input", { id: "stake", type: "text", inputmode: "decimal", value: draft.stake, placeholder: "0.50",
+                     autocomplete: "off", on: { input: (e) => { draft.stake = e.target.value; } } })),
+      h("div", { class: "narrow" },
+        h("label", { for: "currency", text: t("setup.currency") }),
+        h("input", { id: "currency", type: "text", value: draft.currency, maxlength: 3, autocapitalize: "characters",
+                     autocomplete: "off", on: { input: (e) => { draft.currency = e.target.value; } } }))),
+    h("p", { class: "hint", text: t("setup.stake_hint") }),
+  );
+}
+
+function dealerField(redraw) {
+  const chosen = draft.dealer !== "lot";
+  return h("fieldset", { class: "dealer" },
+    h("legend", { text: t("setup.first_dealer") }),
+    h("label", { class: "check" },
+      h("input", { type: "radio", name: "dealer", id: "dealer-lot", checked: !chosen,
+                   on: { change: () => { draft.dealer = "lot"; redraw(); } } }),
+      h("span", { text: t("setup.dealer_lot") })),
+    h("label", { class: "check" },
+      h("input", { type: "radio", name: "dealer", id: "dealer-choose", checked: chosen,
+                   on: { change: () => { draft.dealer = 0; redraw(); } } }),
+      h("span", { text: t("setup.dealer_choose") })),
+    chosen ? h("select", { id: "dealer-seat", "aria-label": t("setup.dealer_choose"),
+                           on: { change: (e) => { draft.dealer = Number(e.target.value); } } },
+      draft.players.map((name, index) => h("option", { value: String(index), selected: draft.dealer === index },
+        name.trim() || t("setup.player_n", { n: index + 1 })))) : null,
+  );
+}
+
+function recentList(ctx) {
+  const recent = local.recent();
+  if (!recent.length) return h("div");
+  return h("section", { class: "recent" },
+    h("h2", { text: t("setup.recent") }),
+    h("ul", {}, recent.map((m) => h("li", {},
+      h("a", { href: `?m=${encodeURIComponent(m.id)}` }, `${gameTitle(m.game, ctx.games)}: ${m.players.join(", ")}`)))),
+  );
+}
+
+async function start(ctx) {
+  const body = {
+    game: draft.game,
+    players: draft.players.map((name) => name.trim()),
+    options: draft.options,
+    stake: draft.stake.trim() ? draft.stake.trim().replace(",", ".") : null,
+    currency: draft.currency.trim() ? draft.currency.trim().toUpperCase() : null,
+  };
+  const button = document.getElementById("start");
+  button.disabled = true;
+  try {
+    const { data } = await api.create(body);
+    local.setKey(data.id, data.key);
+    local.remember(data);
+    local.set(`first_dealer.${data.id}`, draft.dealer);
+    draft = null;
+    ctx.open(data.id);
+  } catch (error) {
+    button.disabled = false;
+    showError(error);
+  }
+}

@@ -1,0 +1,138 @@
+// What every game's table shows: cards, the seats with the cards in front of them, the deal step.
+
+import { isRed } from "./cards.js";
+import { h } from "./dom.js";
+import { SUIT_SYMBOLS, cardName, rankLetter, splitCard, t } from "./i18n.js";
+import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
+import { randomSeat } from "./local.js";
+
+/** A card face, small: the rank letter of the language and the suit symbol. */
+export function cardChip(card, { pending = false } = {}) {
+  const { rank, suit } = splitCard(card);
+  const name = cardName(card) + (pending ? ` (${t("table.pending")})` : "");
+  return h("span", { class: ["card", suit && (isRed(suit) ? "red" : "black"), pending && "pending"],
+                     role: "img", "aria-label": name, title: name, "data-card": card },
+  rankLetter(rank) + (suit ? SUIT_SYMBOLS[suit] : ""));
+}
+
+/** The plays of the current trick that are still waiting to be sent from this phone. */
+export function pendingPlays(ctx) {
+  return ctx.pending().filter((e) => e.body.type === "play").map((e) => ({ seat: e.body.seat, card: e.body.card }));
+}
+
+/** The seat that plays next once the plays waiting here are recorded; null when the trick would be over. */
+export function provisionalSeat(ctx) {
+  const waiting = ctx.pending();
+  if (!waiting.length) return undefined;
+  const deal = ctx.state.deal;
+  const plays = pendingPlays(ctx);
+  if (!deal || plays.length !== waiting.length) return null;
+  if ((deal.table || []).length + plays.length >= deal.seats.length) return null;
+  const last = plays[plays.length - 1].seat;
+  return deal.seats[(deal.seats.indexOf(last) + 1) % deal.seats.length];
+}
+
+/** Who the next entry is for: the seat tapped, else who the referee expects (after what waits to be sent). */
+export function actingSeat(ctx) {
+  if (ctx.ui.seat !== null && ctx.ui.seat !== undefined) return ctx.ui.seat;
+  const provisional = provisionalSeat(ctx);
+  if (provisional !== undefined) return provisional;
+  const expected = ctx.state.expected;
+  if (!expected) return null;
+  return expected.seat ?? (expected.seats ? expected.seats[0] : null); // bids in any order: the first still to bid
+}
+
+/** The seats, clockwise, as at the table: the one to act highlighted, each with what lies in front of them. */
+export function seatList(ctx, rules) {
+  const { state } = ctx;
+  const acting = actingSeat(ctx);
+  const dealer = state.deal ? state.deal.dealer : state.dealer;
+  const selectable = ctx.canScore && state.status === "playing" && rules.seatsSelectable(ctx);
+  return h("ol", { class: "seats", "aria-label": t("table.seats") }, state.players.map((player) => {
+    const turn = player.seat === acting && state.status === "playing";
+    const content = [
+      h("span", { class: "seat-name" },
+        h("span", { class: "name", text: player.name }),
+        player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
+        turn ? h("span", { class: "badge turn", text: rules.turnLabel(ctx) }) : null,
+        standingBadge(player, state)),
+      h("span", { class: "seat-figures", text: rules.figures(ctx, player) }),
+      h("span", { class: "in-front" }, rules.inFront(ctx, player.seat)),
+    ];
+    const props = { class: ["seat", turn && "to-act", player.out && state.status === "playing" && "is-out"], "data-seat": player.seat };
+    if (!selectable || player.out) return h("li", { ...props, "aria-current": turn ? "true" : null }, h("div", { class: "seat-body" }, content));
+    return h("li", props, h("button", {
+      type: "button", class: "seat-body", "aria-pressed": String(turn),
+      "aria-label": `${player.name}${turn ? `, ${rules.turnLabel(ctx)}` : ""}`,
+      on: { click: () => { ctx.ui.seat = player.seat; ctx.redraw(); } },
+    }, content));
+  }));
+}
+
+function standingBadge(player, state) {
+  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: player.place }) });
+  return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: player.place }) }) : null;
+}
+
+/** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed. */
+export function seatButtons(ctx, { chosen, onPick, label, only }) {
+  return h("div", { class: "seat-buttons", role: "group", "aria-label": label },
+    ctx.state.players.filter((p) => !p.out && (!only || only.includes(p.seat))).map((p) => h("button", {
+      type: "button", class: "choice", "aria-pressed": String(chosen === p.seat), "data-seat": p.seat,
+      on: { click: () => onPick(p.seat) },
+    }, p.name)));
+}
+
+/**
+ * The deal step: who deals (by lot for the first deal, else the rule's dealer, which the table may
+ * override), the instructions for the dealer, and, where the game turns up a trump card, that card.
+ */
+export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad }) {
+  const { state, ui } = ctx;
+  const expected = state.expected;
+  const first = expected.dealer === null;
+  if (ui.dealer === undefined) {
+    const stored = first ? ctx.firstDealer() : expected.dealer;
+    ui.dealer = stored === "lot" || stored === null || stored === undefined ? (first ? "lot" : expected.dealer) : stored;
+  }
+  const names = ctx.names;
+  const lot = ui.dealer === "lot";
+  const rows = [h("h2", { text: t("deal.title", { n: expected.deal }) })];
+  const choices = [];
+  if (first) {
+    if (lotOnServer) {
+      choices.push(h("button", { type: "button", class: "choice", "aria-pressed": String(lot), id: "dealer-by-lot",
+                                 on: { click: () => { ui.dealer = "lot"; ctx.redraw(); } } }, t("deal.by_lot")));
+    } else {
+      choices.push(h("button", { type: "button", class: "choice", id: "draw-dealer",
+                                 on: { click: () => { ui.dealer = randomSeat(state.players.filter((p) => !p.out).map((p) => p.seat)); ui.drawn = true; ctx.redraw(); } } },
+        t("deal.draw")));
+    }
+  }
+  rows.push(h("p", { class: "label", text: t("deal.dealer") }));
+  rows.push(h("div", { class: "dealer-choice" }, choices, seatButtons(ctx, {
+    chosen: ui.dealer, label: t("deal.dealer"), onPick: (seat) => { ui.dealer = seat; ui.drawn = false; ctx.redraw(); },
+  })));
+  if (ui.drawn && !lot) rows.push(h("p", { class: "drawn", role: "status", text: t("deal.drawn", { name: names[ui.dealer] }) }));
+  if (!first && ui.dealer !== expected.dealer) rows.push(h("p", { class: "hint warn", text: t("deal.not_rule", { name: names[expected.dealer] }) }));
+  const dealerName = lot ? t("deal.the_dealer") : names[ui.dealer];
+  rows.push(h("p", { class: "instructions", text: instructions(dealerName) }));
+  if (trumpPad) rows.push(trumpPad);
+  const size = expected.cards;
+  const waiting = incompleteHands(ui, size);
+  if (waiting.length) rows.push(h("p", { class: "hint warn", text: t("hands.incomplete", { names: waiting.map((s) => names[s]).join(", "), n: size }) }));
+  const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
+  rows.push(h("button", {
+    type: "button", class: "primary wide", id: "log-deal", disabled: !ready,
+    on: { click: () => {
+      const body = { type: "deal" };
+      if (!lot) body.dealer = ui.dealer;
+      if (trumpPad) body.trump = ui.trump;
+      const hands = handsToSend(ui, size);
+      if (hands) body.hands = hands;
+      ctx.send(body);
+    } },
+  }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
+  if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad }));
+  return h("section", { class: "action deal-step", "aria-label": t("deal.title", { n: expected.deal }) }, rows);
+}
