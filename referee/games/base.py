@@ -292,6 +292,30 @@ def read_hands(state: Table, hands: object, size: int, read_card: Callable[[obje
     return parsed
 
 
+def judged(event: dict, breaks: list[tuple[str, str]], force: bool, seat: int) -> Decision:
+    """The event, or the rules it breaks (code, message): rejected, or with `force` let stand as illegal.
+
+    An event let stand carries `illegal` (the first code, every message) and a warning; its `evolve`
+    turns it into a finding with `let_stand`.
+    """
+    if not breaks:
+        return Decision(event)
+    code = breaks[0][0]
+    message = " ".join(message for _, message in breaks)
+    if not force:
+        raise Rejected(code, message, seat=seat, forceable=True)
+    event = {**event, "force": True, "illegal": {"code": code, "message": message}}
+    return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+
+
+def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]:
+    """An event the table let stand against a rule is a finding of its own, proven by itself."""
+    illegal = event.get("illegal")
+    if not illegal:
+        return []
+    return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick)]
+
+
 def check_seat_in(state: Table, seat: int) -> None:
     if state.out[seat]:
         raise Rejected("player_out", f"{state.names[seat]} is out of the match.", seat=seat)

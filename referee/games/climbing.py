@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 
 from ..cards import Card, CardError, copies_in_deck, parse_card
 from ..knowledge import Claim, Knowledge
-from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from ..verdicts import InvalidInput, Rejected
 from .base import (
     Decision,
     Game,
     Lot,
     Table,
     check_seat_in,
+    judged,
+    let_stand,
     read_hands,
     seat_of,
 )
@@ -186,15 +188,7 @@ class ClimbingGame(Game):
                            f"All {copies} × {card} are already {where}; {state.names[seat]} cannot play another.",
                            seat=seat)
         illegal = self.judge(state, deal, seat, card)
-        event = {"type": "play", "seat": seat, "card": str(card)}
-        if illegal is None:
-            return Decision(event)
-        code, message = illegal
-        if not force:
-            raise Rejected(code, message, seat=seat, forceable=True)
-        event["force"] = True
-        event["illegal"] = {"code": code, "message": message}
-        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+        return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
     def judge(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card) -> tuple[str, str] | None:
         """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
@@ -244,11 +238,8 @@ class ClimbingGame(Game):
         seat, seq = event["seat"], event["seq"]
         card = parse_card(event["card"], suited=False)
         trick = deal.trick
-        findings = deal.knowledge.test(seat, [card], seq)
-        if "illegal" in event:
-            illegal = event["illegal"]
-            findings.append(Finding(seq, seat, illegal["code"], illegal["message"], seq, deal.number, trick.number))
-        elif not deal.knowledge.knows_hand(seat):
+        findings = deal.knowledge.test(seat, [card], seq) + let_stand(event, deal.number, trick.number)
+        if "illegal" not in event and not deal.knowledge.knows_hand(seat):
             claim = self.claim_of(state, deal, seat, card, seq)
             if claim:
                 deal.knowledge.claim(claim)

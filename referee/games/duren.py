@@ -38,8 +38,8 @@ from collections import Counter
 from decimal import Decimal
 
 from ..cards import Card, deck, parse_card
-from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, end_match, read_hands, seat_of
+from ..verdicts import InvalidInput, Rejected
+from .base import Decision, Game, Lot, Option, Table, end_match, judged, let_stand, read_hands, seat_of
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
 
 ATTACK_SIZES = (1, 3, 5)
@@ -107,11 +107,7 @@ class Duren(Game):
         self.score_if_over(state, state.deal)
 
     def note_illegal(self, state: DurenTable, event: dict) -> None:
-        """A rule break the table let stand is a finding of its own."""
-        if "illegal" in event:
-            deal, illegal = state.deal, event["illegal"]
-            state.findings.append(Finding(event["seq"], event["seat"], illegal["code"], illegal["message"],
-                                          event["seq"], deal.number, deal.round_number or None))
+        state.findings.extend(let_stand(event, state.deal.number, state.deal.round_number or None))
 
     # --- cards ---------------------------------------------------------------------------------
     def card(self, text: str) -> Card:
@@ -199,7 +195,7 @@ class Duren(Game):
         if deal.rounds:
             breaks.append(("exchange_too_late", f"{name} may swap the nine of trumps only right after the deal, "
                                                 "before the first attack."))
-        return self.judged(event, breaks, force, seat)
+        return judged(event, breaks, force, seat)
 
     # --- attack --------------------------------------------------------------------------------
     def decide_attack(self, state: DurenTable, command: dict, force: bool) -> Decision:
@@ -213,7 +209,7 @@ class Duren(Game):
         cards = self.read_cards(state, command.get("cards"), "cards")
         deal.check_holds(seat, cards)
         event = {"type": "attack", "seat": seat, "cards": [str(card) for card in cards]}
-        return self.judged(event, self.attack_breaks(state, deal, seat, cards), force, seat)
+        return judged(event, self.attack_breaks(state, deal, seat, cards), force, seat)
 
     def attack_breaks(self, state: DurenTable, deal: DurenDeal, seat: int, cards: list[Card]) -> list[tuple[str, str]]:
         name, other = state.names[seat], state.names[1 - seat]
@@ -249,7 +245,7 @@ class Duren(Game):
                  "beats": [{"card": str(card), "with": str(other)} for card, other in pairs]}
         breaks = [self.wrong_beat(card, other, deal.trump_suit) for card, other in pairs
                   if not beats(card, other, deal.trump_suit)]
-        return self.judged(event, breaks, force, seat)
+        return judged(event, breaks, force, seat)
 
     def wrong_beat(self, card: Card, other: Card, trump: str) -> tuple[str, str]:
         code = "beat_too_low" if other.suit == card.suit else "beat_wrong_suit"
@@ -278,18 +274,6 @@ class Duren(Game):
         return pairs
 
     # --- shared --------------------------------------------------------------------------------
-    def judged(self, event: dict, breaks: list[tuple[str, str]], force: bool, seat: int) -> Decision:
-        """The event, or the rule it breaks: rejected, or with `force` recorded as illegal with a warning."""
-        if not breaks:
-            return Decision(event)
-        code = breaks[0][0]
-        message = " ".join(message for _, message in breaks)
-        if not force:
-            raise Rejected(code, message, seat=seat, forceable=True)
-        event["force"] = True
-        event["illegal"] = {"code": code, "message": message}
-        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
-
     def score_if_over(self, state: DurenTable, deal: DurenDeal) -> None:
         if not deal.over:
             return

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from ..cards import JOKER, Card, CardError, parse_card
 from ..knowledge import Knowledge
-from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
-from .base import Decision, Game, Lot, Option, Table, read_hands, seat_of
+from ..verdicts import InvalidInput, Rejected
+from .base import Decision, Game, Lot, Option, Table, judged, let_stand, read_hands, seat_of
 from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
@@ -250,24 +250,16 @@ class OhHell(Game):
         if not 0 <= bid <= hand.size:
             raise Rejected("bid_out_of_range", f"Hand {hand.number} has {hand.size} cards: bid 0 to {hand.size}, "
                            f"not {bid}.", seat=seat)
-        event = {"type": "bid", "seat": seat, "bid": bid}
-        if bid != self.forbidden_bid(state, hand, seat):
-            return Decision(event)
-        message = (f"{name} bids last as the dealer and may not bid {bid}: the bids would total {hand.size}, "
-                   f"the hand size (hook).")
-        if not force:
-            raise Rejected("hook", message, seat=seat, forceable=True)
-        event["force"] = True
-        event["illegal"] = {"code": "hook", "message": message}
-        return Decision(event, (RefereeWarning("hook", f"Let stand: {message}", seat),))
+        breaks = []
+        if bid == self.forbidden_bid(state, hand, seat):
+            breaks.append(("hook", f"{name} bids last as the dealer and may not bid {bid}: the bids would total "
+                                   f"{hand.size}, the hand size (hook)."))
+        return judged({"type": "bid", "seat": seat, "bid": bid}, breaks, force, seat)
 
     def evolve_bid(self, state: OhHellTable, event: dict) -> None:
         hand = state.hand
         hand.bids[event["seat"]] = event["bid"]
-        if "illegal" in event:
-            illegal = event["illegal"]
-            state.findings.append(Finding(event["seq"], event["seat"], illegal["code"], illegal["message"],
-                                          event["seq"], hand.number, None))
+        state.findings.extend(let_stand(event, hand.number, None))
 
     # --- play ----------------------------------------------------------------------------------
     def decide_play(self, state: OhHellTable, command: dict, force: bool) -> Decision:
@@ -293,16 +285,8 @@ class OhHell(Game):
         if holder is not None:
             raise Rejected("card_in_other_hand", f"{card} was dealt to {names[holder]}, not {names[seat]}.",
                            seat=seat)
-        event = {"type": "play", "seat": seat, "card": str(card)}
         illegal = self.judge(state, hand, seat, card)
-        if illegal is None:
-            return Decision(event)
-        code, message = illegal
-        if not force:
-            raise Rejected(code, message, seat=seat, forceable=True)
-        event["force"] = True
-        event["illegal"] = {"code": code, "message": message}
-        return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+        return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
     def judge(self, state: OhHellTable, hand: Hand, seat: int, card: Card) -> tuple[str, str] | None:
         """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
@@ -316,11 +300,8 @@ class OhHell(Game):
         seat, seq = event["seat"], event["seq"]
         card = parse_card(event["card"], suited=True)
         trick = hand.trick
-        findings = hand.knowledge.test(seat, [card], seq)
-        if "illegal" in event:
-            illegal = event["illegal"]
-            findings.append(Finding(seq, seat, illegal["code"], illegal["message"], seq, hand.number, trick.number))
-        elif not hand.knowledge.knows_hand(seat):
+        findings = hand.knowledge.test(seat, [card], seq) + let_stand(event, hand.number, trick.number)
+        if "illegal" not in event and not hand.knowledge.knows_hand(seat):
             claim = discard_claim(state.names[seat], seat, seq, card, trick, hand.trump,
                                   state.options["must_trump"], hand.number, lambda: hand.trick.number)
             if claim:
