@@ -16,11 +16,14 @@ def test_the_seed_deal_tapped_in_ends_with_e_at_9_minus_points(phone, server_api
     phone.page.click("#log-deal")
     for number, play in enumerate(SEED_DEAL, start=1):
         phone.play(int(play[0]), play[1:])
+        if number == 12:  # in Ogórek nobody takes a trick: the latest of the equal highest leads the next
+            assert phone.text(".last-trick") == "Trick 3: W 7 · N Q · E Q · S 2 → E leads"
         if number == 14:
             phone.screenshot("ogorek-trick-4")
     phone.page.wait_for_selector(".result")
     assert phone.text(".result") == "E showed the highest last card, 9: +9 minus points."
     assert phone.text('.seat[data-seat="3"] .seat-figures') == "9 minus points"
+    assert phone.text(".last-trick") == "Last cards: N 5 · E 9 · S 7 · W 6"
     assert phone.text('.seat[data-seat="1"] .seat-figures') == "0 minus points"
     assert phone.page.locator('.seat[data-seat="1"] .in-front .card').get_attribute("data-card") == "6"
     assert phone.text("#log-deal") == "Deal"  # the next deal is W's: the page offers it

@@ -2,7 +2,7 @@
 
 import { isRed } from "./cards.js";
 import { h } from "./dom.js";
-import { SUIT_SYMBOLS, cardName, rankLetter, splitCard, t } from "./i18n.js";
+import { SUIT_SYMBOLS, cardName, cardText, rankLetter, splitCard, t } from "./i18n.js";
 import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
 import { randomSeat } from "./local.js";
 
@@ -135,4 +135,24 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad })
   }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
   if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad }));
   return h("section", { class: "action deal-step", "aria-label": t("deal.title", { n: expected.deal }) }, rows);
+}
+
+/** The cards a player has put down in the current trick, those still waiting to be sent included. */
+export function trickInFront(ctx, seat) {
+  const deal = ctx.state.deal;
+  if (!deal) return [];
+  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
+  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
+  return [...own, ...waiting];
+}
+
+/** The last complete trick, in words, while the next one has not begun (`phrase`: how to say it). */
+export function lastTrick(ctx, phrase = "table.last_trick") {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  const done = deal.tricks.filter((trick) => trick.winner !== null);
+  if (!done.length || (deal.table.length && !deal.over)) return null;
+  const trick = done[done.length - 1];
+  const plays = trick.plays.map((p) => `${ctx.names[p.seat]} ${cardText(p.card)}`).join(" · ");
+  return h("p", { class: "last-trick" }, t(phrase, { n: trick.number, plays, name: ctx.names[trick.winner] }));
 }

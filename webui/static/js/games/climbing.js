@@ -2,9 +2,9 @@
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
-import { cardText, rankLetter, t, tn } from "../i18n.js";
+import { rankLetter, t, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
-import { actingSeat, cardChip, dealPanel, pendingPlays, seatButtons } from "../table.js";
+import { actingSeat, dealPanel, lastTrick, seatButtons, trickInFront } from "../table.js";
 
 function figures(ctx, player) {
   if (ctx.state.game === "ogurets") {
@@ -13,30 +13,12 @@ function figures(ctx, player) {
   return tn("seat.minus", player.score);
 }
 
-function inFront(ctx, seat) {
-  const deal = ctx.state.deal;
-  if (!deal) return [];
-  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
-  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
-  return [...own, ...waiting];
-}
-
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
   if (!deal) return "";
   const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
   if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.game === "ogurets" ? 7 : 6 }));
   return parts.join(" · ");
-}
-
-function lastTrick(ctx) {
-  const deal = ctx.state.deal;
-  if (!deal) return null;
-  const done = deal.tricks.filter((trick) => trick.winner !== null);
-  if (!done.length || (deal.table.length && !deal.over)) return null;
-  const trick = done[done.length - 1];
-  const plays = trick.plays.map((p) => `${ctx.names[p.seat]} ${cardText(p.card)}`).join(" · ");
-  return h("p", { class: "last-trick" }, t("table.last_trick", { n: trick.number, plays, name: ctx.names[trick.winner] }));
 }
 
 function result(ctx) {
@@ -135,9 +117,11 @@ function extraControls(ctx) {
 
 export const climbing = {
   figures,
-  inFront,
+  inFront: trickInFront,
   dealInfo,
-  lastTrick,
+  // In Ogórek nobody takes a trick: its highest card leads the next one, and the last cards are shown.
+  lastTrick: (ctx) => (ctx.state.game !== "ogorek" ? lastTrick(ctx)
+    : lastTrick(ctx, ctx.state.deal && ctx.state.deal.over ? "table.last_trick_shown" : "table.last_trick_leads")),
   result,
   actionPanel,
   extraControls,

@@ -4,20 +4,12 @@ import { suitedRanks } from "../cards.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, t, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { actingSeat, cardChip, dealPanel, pendingPlays } from "../table.js";
+import { actingSeat, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
 
 function figures(ctx, player) {
   const parts = [tn("seat.points", player.score)];
   if (player.bid !== null && player.bid !== undefined) parts.push(t("seat.bid_took", { bid: player.bid, took: player.tricks }));
   return parts.join(" · ");
-}
-
-function inFront(ctx, seat) {
-  const deal = ctx.state.deal;
-  if (!deal) return [];
-  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
-  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
-  return [...own, ...waiting];
 }
 
 function dealInfo(ctx) {
@@ -28,16 +20,6 @@ function dealInfo(ctx) {
   parts.push(deal.trump_card ? t("info.trump", { card: cardText(deal.trump_card) }) : t("info.no_trump"));
   if (deal.phase === "playing") parts.push(t("info.trick", { n: deal.trick, of: deal.cards }));
   return parts.join(" · ");
-}
-
-function lastTrick(ctx) {
-  const deal = ctx.state.deal;
-  if (!deal) return null;
-  const done = deal.tricks.filter((trick) => trick.winner !== null);
-  if (!done.length || (deal.table.length && !deal.over)) return null;
-  const trick = done[done.length - 1];
-  const plays = trick.plays.map((p) => `${ctx.names[p.seat]} ${cardText(p.card)}`).join(" · ");
-  return h("p", { class: "last-trick" }, t("table.last_trick", { n: trick.number, plays, name: ctx.names[trick.winner] }));
 }
 
 function result(ctx) {
@@ -118,7 +100,7 @@ function actionPanel(ctx) {
 
 export const ohHell = {
   figures,
-  inFront,
+  inFront: trickInFront,
   dealInfo,
   lastTrick,
   result,
