@@ -1,4 +1,8 @@
-"""A real gunicorn serving Kibic on a free loopback port, on a database of the caller's choosing."""
+"""A real gunicorn on a free loopback port, for the tests that need a server and for the benchmarks.
+
+The server runs in a process group of its own, so that stopping (or killing) it takes the master and
+its workers at once.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import contextlib
 import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -15,30 +20,60 @@ from pathlib import Path
 
 STARTUP_SECONDS = 30
 LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
+BOOTED = re.compile(r"Booting worker with pid")
 ROOT = Path(__file__).resolve().parents[1]
+KIBIC = "api:create_app()"
+
+
+class Gunicorn:
+    """gunicorn serving `app` ("module:factory()") on 127.0.0.1, on a port the system picks."""
+
+    def __init__(self, app: str = KIBIC, env: dict[str, str] | None = None, workers: int = 2):
+        self.app = app
+        self.env = env or {}
+        self.workers = workers
+        self.process: subprocess.Popen | None = None
+        self.base = ""
+
+    def start(self) -> str:
+        """Starts the server; answers its base URL once it listens and every worker has booted."""
+        command = [str(Path(sys.executable).with_name("gunicorn")), "--bind", "127.0.0.1:0",
+                   "--workers", str(self.workers), self.app]
+        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **self.env}, stderr=subprocess.PIPE,
+                                        text=True, start_new_session=True)
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=pass_lines, args=(self.process.stderr, lines), daemon=True).start()
+        self.base = f"http://127.0.0.1:{wait_until_serving(lines, self.workers)}"
+        return self.base
+
+    def kill(self) -> None:
+        """SIGKILL to the master and its workers: nothing gets to finish or clean up."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
 
 
 @contextlib.contextmanager
-def serve(database: Path, workers: int = 2) -> Iterator[str]:
-    """gunicorn on 127.0.0.1, on a port the system picks; yields the base URL and stops the server after."""
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    env = {**os.environ, "REFEREE_DB": str(database)}
-    process = subprocess.Popen(
-        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", str(workers), "api:create_app()"],
-        cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=pass_lines, args=(process.stderr, lines), daemon=True)
-    reader.start()
+def gunicorn(app: str = KIBIC, env: dict[str, str] | None = None, workers: int = 2) -> Iterator[str]:
+    """A running gunicorn for the block: yields its base URL and stops the server after."""
+    server = Gunicorn(app, env, workers)
     try:
-        yield f"http://127.0.0.1:{wait_until_listening(lines)}"
+        yield server.start()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        reader.join(timeout=5)
+        server.stop()
+
+
+def serve(database: Path, workers: int = 2) -> contextlib.AbstractContextManager[str]:
+    """Kibic served by gunicorn on `database`."""
+    return gunicorn(KIBIC, {"REFEREE_DB": str(database)}, workers)
 
 
 def pass_lines(stream, lines: queue.Queue) -> None:
@@ -46,17 +81,19 @@ def pass_lines(stream, lines: queue.Queue) -> None:
         lines.put(line)
 
 
-def wait_until_listening(lines: queue.Queue) -> str:
-    """The port from gunicorn's "Listening at" line; the workers accept requests once they have the app."""
+def wait_until_serving(lines: queue.Queue, workers: int) -> str:
+    """The port from gunicorn's "Listening at" line, once every worker has booted too."""
     deadline = time.monotonic() + STARTUP_SECONDS
-    seen = []
-    while time.monotonic() < deadline:
+    port, booted, seen = None, 0, []
+    while time.monotonic() < deadline and (port is None or booted < workers):
         try:
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             break
         seen.append(line)
         found = LISTENING.search(line)
-        if found:
-            return found.group(1)
-    raise RuntimeError("gunicorn did not start listening:\n" + "".join(seen))
+        port = found.group(1) if found else port
+        booted += bool(BOOTED.search(line))
+    if port is None or booted < workers:
+        raise RuntimeError("gunicorn did not start:\n" + "".join(seen))
+    return port  # a worker still importing the app leaves requests waiting in the socket's queue

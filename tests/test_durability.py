@@ -16,15 +16,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import queue
 import random
-import re
 import secrets
-import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -35,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from gunicorn_server import Gunicorn
 
 from api import store
 from referee import Match
@@ -46,53 +41,24 @@ CREATORS = 1
 LOAD_BEFORE_KILL = 2.0  # seconds
 LOAD_AFTER_RESTART = 1.5
 WORKERS = 3
-LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
 NO_ANSWER = (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException)
 
 
-class Server:
-    """gunicorn on a loopback port the system picks, in a process group of its own so that SIGKILL takes
-    the master and its workers at once."""
+class Server(Gunicorn):
+    """Kibic's gunicorn, with an `up` flag that the writers wait on while it is down."""
 
     def __init__(self, database: Path):
-        self.database = database
-        self.process: subprocess.Popen | None = None
-        self.base = ""
+        super().__init__(env={"REFEREE_DB": str(database)}, workers=WORKERS)
         self.up = threading.Event()
 
-    def start(self) -> None:
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        self.process = subprocess.Popen(
-            [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", str(WORKERS), "api:create_app()"],
-            cwd=Path(__file__).resolve().parents[1], env={**os.environ, "REFEREE_DB": str(self.database)},
-            stderr=subprocess.PIPE, text=True, start_new_session=True)
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stderr], daemon=True).start()
-        seen, deadline = [], time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                seen.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
-            except queue.Empty:
-                break
-            if found := LISTENING.search(seen[-1]):
-                self.base = f"http://127.0.0.1:{found.group(1)}"
-                self.up.set()
-                return
-        raise RuntimeError("gunicorn did not start:\n" + "".join(seen))
+    def start(self) -> str:
+        base = super().start()
+        self.up.set()
+        return base
 
     def kill(self) -> None:
         self.up.clear()
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        super().kill()
 
 
 @dataclass
