@@ -5,23 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ogorek_helpers import SEED_HANDS as SEED_PLAYER_HANDS
+from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
-# The seed's plays, trick by trick ("D" in the Polish text is the queen)
-SEED_TRICKS = [
-    [("W", "K"), ("N", "2"), ("E", "3"), ("S", "A")],
-    [("S", "9"), ("W", "K"), ("N", "5"), ("E", "7")],
-    [("W", "7"), ("N", "Q"), ("E", "Q"), ("S", "2")],
-    [("E", "9"), ("S", "9"), ("W", "3"), ("N", "Q")],
-    [("N", "10"), ("E", "8"), ("S", "6"), ("W", "4")],
-    [("N", "5"), ("E", "9"), ("S", "7"), ("W", "6")],
-]
-SEED_HANDS = {
-    "0": ["A", "9", "9", "7", "6", "2"],
-    "1": ["K", "K", "7", "6", "4", "3"],
-    "2": ["Q", "Q", "10", "5", "5", "2"],
-    "3": ["Q", "9", "9", "8", "7", "3"],
-}
+# The seed's hands, by seat number as the API takes them
+SEED_HANDS = {str(SEED_PLAYERS.index(name)): cards for name, cards in SEED_PLAYER_HANDS.items()}
 
 
 def play_tricks(table, match, tricks):
