@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import urllib.request
 from pathlib import Path
 
@@ -22,6 +23,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
+PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
+HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
@@ -57,9 +60,11 @@ def chromium():
 class Phone:
     """One phone at the table: a browser context on the live server, and what a test does with it."""
 
-    def __init__(self, browser, base: str, locale: str = "en-US"):
+    def __init__(self, browser, base: str, locale: str = "en-US", viewport: dict | None = None):
         self.base = base
-        self.context = browser.new_context(viewport=PHONE, locale=locale, base_url=base, device_scale_factor=1)
+        self.viewport = viewport or PHONE
+        self.context = browser.new_context(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1)
+        self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
         self.page.set_default_timeout(5000)
         self.problems: list[str] = []
@@ -108,8 +113,22 @@ class Phone:
         page.wait_for_selector(".tab-panel")
         return re.search(r"\?m=([^&#]+)", page.url).group(1)
 
+    def calm(self) -> None:
+        """Waits until nothing on the page has just moved: the page ignores taps on a control for 350 ms after
+        it appeared or moved (see webui/static/js/taps.js), as a person would wait to see what changed."""
+        self.page.wait_for_function("() => !document.documentElement.hasAttribute('data-settling')")
+
+    def click(self, selector: str) -> None:
+        """Taps like a person: on a page that has stopped moving, and one key twice not as a double tap."""
+        self.calm()
+        previous, at = self.last_tap
+        if previous == selector and time.monotonic() - at < HUMAN_SECONDS:
+            time.sleep(HUMAN_SECONDS - (time.monotonic() - at))
+        self.page.click(selector)
+        self.last_tap = (selector, time.monotonic())
+
     def tap_card(self, card: str) -> None:
-        self.page.click(f'.action .keypad button[data-card="{card}"]')
+        self.click(f'.action .keypad button[data-card="{card}"]')
 
     def settled(self) -> None:
         """Waits until nothing this phone entered is waiting to be sent."""
@@ -119,6 +138,7 @@ class Phone:
         """Waits until every entry is recorded and the referee expects `seat` to act."""
         self.settled()
         self.page.wait_for_selector(f'.seat.to-act[data-seat="{seat}"]')
+        self.calm()
 
     def play(self, seat: int, card: str) -> None:
         """Waits for the seat's turn (the referee's, after the last entry is recorded) and taps the card."""
@@ -126,14 +146,14 @@ class Phone:
         self.tap_card(card)
 
     def tab(self, name: str) -> None:
-        self.page.click(f"#tab-{name}")
+        self.click(f"#tab-{name}")
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).inner_text()
 
-    def screenshot(self, name: str) -> None:
+    def screenshot(self, name: str, full_page: bool = True) -> None:
         SCREENSHOTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
     def close(self) -> None:
         self.context.close()

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.browser
 
 def test_ogurets_offers_the_jokers_and_greys_out_a_rank_played_four_times(phone, server_api):
     match_id = phone.start_match(["S", "W", "N", "E"], game="ogurets", dealer=0, options={"jokers": 3})
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)
     keys = phone.page.locator(".action .keypad button")
     assert [k.get_attribute("data-card") for k in keys.all()] == [
@@ -30,15 +30,15 @@ def test_ogurets_offers_the_jokers_and_greys_out_a_rank_played_four_times(phone,
 def test_oh_hell_deals_with_a_trump_takes_bids_and_plays_a_hand(phone, server_api):
     match_id = phone.start_match(["Ala", "Bob", "Cyd"], game="oh_hell", dealer=2)
     assert phone.page.locator("#log-deal").is_disabled()  # the trump card first
-    phone.page.click('.suit-tab[data-suit="S"]')
+    phone.click('.suit-tab[data-suit="S"]')
     phone.tap_card("QS")
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     for seat, bid in ((0, 1), (1, 0), (2, 0)):
         phone.wait_turn(seat)
-        phone.page.click(f'.bids button[data-bid="{bid}"]')
+        phone.click(f'.bids button[data-bid="{bid}"]')
     phone.wait_turn(0)
     assert phone.page.locator('.action .keypad button[data-card="QS"]').is_disabled()  # the trump card lies open
-    phone.page.click('.suit-tab[data-suit="H"]')
+    phone.click('.suit-tab[data-suit="H"]')
     phone.tap_card("AH")
     phone.wait_turn(1)
     assert "♥ led: follow suit if you can." in phone.text(".play-step")
@@ -56,38 +56,39 @@ def test_oh_hell_deals_with_a_trump_takes_bids_and_plays_a_hand(phone, server_ap
 def test_duren_deals_swaps_the_nine_attacks_beats_and_takes(phone, server_api):
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")  # the face-up card: spades are trump
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.page.wait_for_selector(".attack-step")
     assert "Bob attacks" in phone.text(".attack-step h2")
     assert phone.page.locator('.action .keypad button[data-card="QS"]').is_disabled()  # under the stock
-    phone.page.click('button[data-exchange="1"]')  # Bob swaps the nine of trumps for the queen
+    phone.click('button[data-exchange="1"]')  # Bob swaps the nine of trumps for the queen
     phone.page.wait_for_selector('.action .keypad button[data-card="9S"]:disabled')
 
     phone.tap_card("9H")
     phone.tap_card("10C")
-    phone.page.click("#log-attack")
+    phone.click("#log-attack")
     refusal = phone.page.locator("#refusal")
     refusal.wait_for()
     assert refusal.locator("h2").inner_text() == "An attack is 1, 3 or 5 cards"
     assert phone.page.locator("#let-it-stand").is_visible()
+    phone.calm()
     refusal.get_by_role("button", name="OK").click()
     assert server_api(f"/api/matches/{match_id}")["seq"] == 2
 
     phone.tap_card("9H")
-    phone.page.click("#log-attack")
+    phone.click("#log-attack")
     phone.page.wait_for_selector(".defend-step")
     phone.tap_card("10H")
     assert phone.text("#log-defence") == "Beat 1, take 0"
     phone.screenshot("duren-defence")
-    phone.page.click("#log-defence")
+    phone.click("#log-defence")
     phone.page.wait_for_selector(".attack-step h2:text('Ala attacks')")  # all beaten: the defender attacks
     for card in ("JC", "JD", "AC"):
         phone.tap_card(card)
-    phone.page.click("#log-attack")
+    phone.click("#log-attack")
     phone.page.wait_for_selector(".defend-step")
     assert phone.page.locator('.action .keypad button[data-card="QS"]').count() == 1
     phone.tap_card("QC")  # beats the first card, the jack of clubs; the rest are taken
-    phone.page.click("#log-defence")
+    phone.click("#log-defence")
     phone.page.wait_for_selector(".attack-step h2:text('Ala attacks')")
     assert "Bob took J♦ A♣" in phone.text(".last-trick")
     deal = server_api(f"/api/matches/{match_id}")["deal"]
@@ -95,8 +96,8 @@ def test_duren_deals_swaps_the_nine_attacks_beats_and_takes(phone, server_api):
     assert deal["rounds"][1]["taken"] == ["JD", "AC"]
     assert deal["hand_sizes"] == {"0": 5, "1": 6}
     phone.screenshot("duren-after-take")
-    phone.page.click("#end")  # the players end the series: two taps, so that one cannot do it by mistake
-    phone.page.click("#end-confirm")
+    phone.click("#end")  # the players end the series: two taps, so that one cannot do it by mistake
+    phone.click("#end-confirm")
     phone.page.wait_for_selector("#finished")
     assert phone.page.locator(".places li").all_inner_texts() == ["1. Ala", "1. Bob"]
     assert server_api(f"/api/matches/{match_id}")["status"] == "finished"
@@ -106,18 +107,18 @@ def test_oh_hell_bids_in_any_order_go_to_the_player_tapped(new_phone, server_api
     phone = new_phone()
     match_id = phone.start_match(["Ala", "Bob", "Cyd"], game="oh_hell", dealer=0,
                                  options={"simultaneous_bids": True})
-    phone.page.click('.suit-tab[data-suit="C"]')
+    phone.click('.suit-tab[data-suit="C"]')
     phone.tap_card("2C")
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)  # the first still to bid is offered
-    phone.page.click('.seat[data-seat="0"] button')
-    phone.page.click('.bids button[data-bid="1"]')
+    phone.click('.seat[data-seat="0"] button')
+    phone.click('.bids button[data-bid="1"]')
     phone.wait_turn(1)
-    phone.page.click('.bids button[data-bid="0"]')
+    phone.click('.bids button[data-bid="0"]')
     follower = new_phone()
     follower.open(f"/?m={match_id}")
     assert follower.text(".waiting") == "Waiting for the bids of Cyd."
     phone.wait_turn(2)
-    phone.page.click('.bids button[data-bid="0"]')
+    phone.click('.bids button[data-bid="0"]')
     phone.wait_turn(1)
     assert server_api(f"/api/matches/{match_id}")["deal"]["bids"] == [1, 0, 0]

@@ -9,11 +9,11 @@ pytestmark = pytest.mark.browser
 
 def penalty(phone, seat: int, points: int) -> None:
     phone.tab("table")
-    phone.page.click("#penalty")
-    phone.page.click(f'.penalty-step button[data-seat="{seat}"]')
+    phone.click("#penalty")
+    phone.click(f'.penalty-step button[data-seat="{seat}"]')
     phone.page.fill("#penalty-points", str(points))
     phone.page.fill("#penalty-reason", "cut the deck")
-    phone.page.click("#log-penalty")
+    phone.click("#log-penalty")
     phone.page.wait_for_selector(f'.seat[data-seat="{seat}"] :is(.badge.out, .badge.place)')  # out, or last out
 
 

@@ -16,7 +16,7 @@ def plays(server_api, match_id: str) -> list[tuple[int, str]]:
 
 def test_entries_made_offline_are_sent_once_when_the_network_is_back(phone, server_api):
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.play(1, "K")
     phone.wait_turn(2)
 
@@ -41,7 +41,7 @@ def test_entries_made_offline_are_sent_once_when_the_network_is_back(phone, serv
 
 def test_an_entry_whose_answer_was_lost_is_not_recorded_twice(phone, server_api):
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)
     lost = []
 

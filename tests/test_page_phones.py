@@ -29,7 +29,7 @@ def test_a_follower_is_read_only_and_updates_by_itself(new_phone):
     assert "Waiting for the first deal." in follower.text(".waiting")
 
     scorer.tab("table")
-    scorer.page.click("#log-deal")
+    scorer.click("#log-deal")
     scorer.play(1, "K")
     within = FOLLOW_SECONDS * 1000
     follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="K"]', timeout=within)
@@ -42,7 +42,7 @@ def test_a_scorer_link_carries_the_key_to_a_second_phone_that_scores(new_phone, 
     first = new_phone()
     match_id = first.start_match(["S", "W", "N", "E"], dealer=0)
     first.tab("share")
-    first.page.click("details.scorer summary")
+    first.click("details.scorer summary")
     link = first.page.input_value("#scorer-link")
     assert re.fullmatch(rf"{re.escape(first.base)}/\?m={match_id}#key=[\w-]+", link)
 
@@ -50,8 +50,8 @@ def test_a_scorer_link_carries_the_key_to_a_second_phone_that_scores(new_phone, 
     second.open(link)
     second.page.wait_for_selector("#mode.scoring")
     assert "#key=" not in second.page.url  # the key is kept on the phone, not in the address
-    second.page.click('.dealer-choice button[data-seat="0"]')  # this phone was not told the first dealer: S
-    second.page.click("#log-deal")
+    second.click('.dealer-choice button[data-seat="0"]')  # this phone was not told the first dealer: S
+    second.click("#log-deal")
     second.play(1, "K")
     second.wait_turn(2)
     assert server_api(f"/api/matches/{match_id}")["seq"] == 2
@@ -61,10 +61,10 @@ def test_two_scorers_never_record_one_play_twice(new_phone, server_api):
     first = new_phone()
     match_id = first.start_match(["S", "W", "N", "E"], dealer=0)
     first.tab("share")
-    first.page.click("details.scorer summary")
+    first.click("details.scorer summary")
     link = first.page.input_value("#scorer-link")
     first.tab("table")
-    first.page.click("#log-deal")
+    first.click("#log-deal")
     first.wait_turn(1)
 
     second = new_phone()
@@ -81,7 +81,7 @@ def test_two_scorers_never_record_one_play_twice(new_phone, server_api):
     assert second.page.locator('.seat[data-seat="1"] .in-front .card[data-card="K"]').count() == 1
     assert second.text("#undo") == "↶ Undo: W played K"
     second.screenshot("two-scorers")
-    second.page.click("#send-again")  # sent again as it was, against the table as it is: now out of turn
+    second.click("#send-again")  # sent again as it was, against the table as it is: now out of turn
     assert second.page.locator("#refusal h2").inner_text() == "Not this player's turn"
     events = server_api(f"/api/matches/{match_id}/events")["events"]
     assert [(e["type"], e.get("card")) for e in events] == [("deal", None), ("play", "K")]

@@ -11,7 +11,7 @@ SEATS = ["S", "W", "N", "E"]
 
 def start_ogorek(phone) -> str:
     match_id = phone.start_match(SEATS, dealer=0)
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     return match_id
 
 
@@ -19,7 +19,7 @@ def test_a_play_out_of_turn_shows_the_rule_and_records_nothing(phone, server_api
     match_id = start_ogorek(phone)
     phone.play(1, "K")
     phone.wait_turn(2)
-    phone.page.click('.seat[data-seat="3"] button')  # E plays before N
+    phone.click('.seat[data-seat="3"] button')  # E plays before N
     phone.tap_card("9")
     refusal = phone.page.locator("#refusal")
     refusal.wait_for()
@@ -59,7 +59,7 @@ def test_undo_takes_back_the_last_play_in_one_tap_and_says_which(phone, server_a
     phone.play(1, "K")
     phone.wait_turn(2)
     assert phone.text("#undo") == "↶ Undo: W played K"
-    phone.page.click("#undo")
+    phone.click("#undo")
     notice = phone.page.locator(".verdict.notice")
     notice.wait_for()
     assert "Undone: W played K" in notice.inner_text()
@@ -76,22 +76,22 @@ def test_undo_takes_back_the_last_play_in_one_tap_and_says_which(phone, server_a
 
 def test_the_table_can_let_a_bid_the_hook_forbids_stand(phone, server_api):
     match_id = phone.start_match(["Ala", "Bob", "Cyd"], game="oh_hell", dealer=0, options={"hook": True})
-    phone.page.click('.suit-tab[data-suit="H"]')
+    phone.click('.suit-tab[data-suit="H"]')
     phone.tap_card("9H")
     phone.screenshot("oh-hell-deal-step")
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     for seat in (1, 2):
         phone.wait_turn(seat)
-        phone.page.click('.bids button[data-bid="0"]')
+        phone.click('.bids button[data-bid="0"]')
     phone.wait_turn(0)
     assert "The hook: Ala may not bid 1." in phone.text(".bid-step")
-    phone.page.click('.bids button[data-bid="1"]')
+    phone.click('.bids button[data-bid="1"]')
     phone.page.locator("#refusal").wait_for()
     assert phone.page.locator("#refusal h2").inner_text() == (
         "The hook: the dealer's bid may not make the bids total the hand size")
     assert server_api(f"/api/matches/{match_id}")["seq"] == 3
     phone.screenshot("refused-hook")
-    phone.page.click("#let-it-stand")
+    phone.click("#let-it-stand")
     banner = phone.page.locator(".verdict.finding")
     banner.wait_for()
     assert "Illegal play by Ala" in banner.inner_text()
@@ -103,13 +103,13 @@ def test_the_table_can_let_a_bid_the_hook_forbids_stand(phone, server_api):
 
 def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_stand(phone, server_api):
     match_id = phone.start_match(SEATS, dealer=0)
-    phone.page.click(".known-hands summary")
-    phone.page.click('.known-hands button[data-seat="1"]')
+    phone.click(".known-hands summary")
+    phone.click('.known-hands button[data-seat="1"]')
     for card in ["K", "K", "7", "6", "4", "3"]:  # W's hand in the rule text's example
-        phone.page.click(f'.known-hands .keypad button[data-card="{card}"]')
+        phone.click(f'.known-hands .keypad button[data-card="{card}"]')
     assert phone.page.locator('.known-hands .keypad button[data-card="A"]').is_disabled()  # six cards: full
     phone.screenshot("known-hand")
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A"), (0, "9")]:
         phone.play(seat, card)
     phone.wait_turn(1)
@@ -120,7 +120,7 @@ def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_st
     assert refusal.locator("h2").inner_text() == "Must play the highest card so far or higher"
     assert "W must play 9 or higher (K), not 6." in refusal.inner_text()
     assert server_api(f"/api/matches/{match_id}")["seq"] == 6
-    phone.page.click("#let-it-stand")
+    phone.click("#let-it-stand")
     banner = phone.page.locator(".verdict.finding")
     banner.wait_for()
     assert "Let stand by the table (event 7)." in banner.inner_text()

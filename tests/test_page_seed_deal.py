@@ -13,7 +13,7 @@ SEED_DEAL = "1K 22 33 0A  09 1K 25 37  17 2Q 3Q 02  39 09 13 2Q  210 38 06 14  2
 def test_the_seed_deal_tapped_in_ends_with_e_at_9_minus_points(phone, server_api):
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0, stake="0.50")
     phone.screenshot("ogorek-deal-step")
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     for number, play in enumerate(SEED_DEAL, start=1):
         phone.play(int(play[0]), play[1:])
         if number == 12:  # in Ogórek nobody takes a trick: the latest of the equal highest leads the next

@@ -16,7 +16,7 @@ HTML_NAME = "<b>x</b><img src=x onerror=alert(1)>"
 def test_a_player_name_containing_html_is_shown_as_text(phone):
     phone.start_match([HTML_NAME, "Bob"], dealer=0)
     assert phone.text('.seat[data-seat="0"] .name') == HTML_NAME
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)
     shown = {"scores": ".scoreboard tbody tr th", "log": ".log-entry .what", "table": ".seat .name"}
     for tab, where in shown.items():
@@ -36,26 +36,26 @@ def test_the_language_follows_the_browser_and_can_be_switched(new_phone, server_
     assert phone.text("h1") == "Nowa partia"
     assert phone.page.evaluate("document.documentElement.lang") == "pl"
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)
     keys = phone.page.locator(".action .keypad button")
     assert keys.all_inner_texts() == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "W", "D", "K", "A"]
     phone.tap_card("Q")  # the Polish D is the queen: the API gets Q
     phone.wait_turn(2)
     assert phone.page.locator('.seat[data-seat="1"] .in-front .card').inner_text() == "D"
-    phone.page.click('.seat[data-seat="3"] button')
+    phone.click('.seat[data-seat="3"] button')
     phone.tap_card("9")
     assert phone.page.locator("#refusal h2").inner_text() == "To nie jest ruch tego gracza"
     phone.screenshot("language-pl")
 
-    phone.page.click('#langs button[data-lang="ru"]')
+    phone.click('#langs button[data-lang="ru"]')
     phone.page.wait_for_selector("#tab-table:text('Стол')")
     assert keys.all_inner_texts() == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "В", "Д", "К", "Т"]
     assert phone.page.locator('.seat[data-seat="1"] .in-front .card').inner_text() == "Д"
     assert phone.page.evaluate("document.documentElement.lang") == "ru"
     phone.screenshot("language-ru")
 
-    phone.page.click('#langs button[data-lang="en"]')
+    phone.click('#langs button[data-lang="en"]')
     phone.page.wait_for_selector("#tab-table:text('Table')")
     assert keys.all_inner_texts()[9:] == ["J", "Q", "K", "A"]
     phone.page.reload()
@@ -73,11 +73,11 @@ def test_the_scoresheet_and_the_log_download(phone, server_api):
     phone.open(f"/?m={match['id']}")
     phone.tab("share")
     with phone.page.expect_download() as download:
-        phone.page.click("#download-csv")
+        phone.click("#download-csv")
     text = download.value.path().read_text(encoding="utf-8-sig")
     assert list(csv.reader(io.StringIO(text))) == [["deal", "'=Ala", 'Bob "B"'], ["1", "0", "13"]]
     with phone.page.expect_download() as download:
-        phone.page.click("#download-json")
+        phone.click("#download-json")
     log = json.loads(download.value.path().read_text(encoding="utf-8"))
     assert [e["seq"] for e in log["events"]] == list(range(1, 14))
     assert log["match"]["id"] == match["id"] and "key" not in log["match"]
@@ -85,7 +85,7 @@ def test_the_scoresheet_and_the_log_download(phone, server_api):
 
 def test_a_keyboard_stays_on_the_keypad_from_one_card_to_the_next(phone, server_api):
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
-    phone.page.click("#log-deal")
+    phone.click("#log-deal")
     phone.wait_turn(1)
     phone.page.focus('.action .keypad button[data-card="K"]')
     phone.page.keyboard.press("Enter")

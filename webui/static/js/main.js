@@ -4,17 +4,18 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { LANGUAGES, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
+import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
-import { renderMatch } from "./play.js";
-import { announce, clearRefusals, showError, showFinding, showNotice } from "./referee.js";
+import { bottomBar, renderMatch } from "./play.js";
+import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
+import { measure, tapAgain, touch, watchTaps } from "./taps.js";
 
 const POLL_MS = 1500;
 const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active", "penalty", "penaltySeat",
-                  "penaltyPoints", "penaltyReason", "confirmEnd", "hands", "handSeat", "handsOpen", "handUi"];
+                  "penaltyPoints", "penaltyReason", "hands", "handSeat", "handsOpen", "handUi"];
 
 const app = {
   games: [],
@@ -27,6 +28,8 @@ const app = {
   seenFindings: new Set(),
   polling: false,
   lastLive: null, // the latest event an undo would take back (scorers only)
+  lastWord: "", // what became of the last tap, in the bar at the bottom
+  pushed: false, // another phone moved the table since the page was last drawn
 };
 
 const main = () => document.getElementById("app");
@@ -55,6 +58,8 @@ function context() {
     ui: app.ui,
     pending: () => (app.outbox ? app.outbox.entries() : []),
     lastLive: app.lastLive,
+    lastWord: app.lastWord,
+    ask: showQuestion,
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
     send,
     undo,
@@ -77,7 +82,51 @@ function focusedControl() {
 function render() {
   const focused = focusedControl();
   draw();
+  placeReferee();
+  drawBottom();
   if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
+  if (app.pushed) {
+    app.pushed = false;
+    measure({ everything: true }); // what every key means has changed under the finger
+  }
+}
+
+const referee = document.getElementById("referee");
+
+/** The referee's messages lie over the table (seats and trick) when it is shown, else at the top of the page. */
+function placeReferee() {
+  const area = main().querySelector(".table-area");
+  referee.classList.toggle("over-table", Boolean(area));
+  referee.dataset.area = "referee";
+  if (area) area.append(referee);
+  else if (referee.nextElementSibling !== main()) main().before(referee);
+}
+
+function drawBottom() {
+  const bar = document.getElementById("bottom");
+  const shown = Boolean(app.matchId && app.state && app.key && app.ui.tab === "table");
+  bar.hidden = !shown;
+  document.body.classList.toggle("with-bar", shown);
+  if (shown) bar.replaceChildren(...bottomBar(context()));
+}
+
+/** Says in the bottom bar what became of the last tap. */
+function say(text) {
+  app.lastWord = text;
+  const word = document.getElementById("last-word");
+  if (word) word.textContent = text;
+}
+
+/** The second tap of a recording control: ask, away from the finger, whether it was meant. */
+function askTwice(el, identity) {
+  const records = el.dataset.records;
+  let text;
+  if (records === "play") text = t("double.play", { name: el.dataset.who, card: cardText(el.dataset.card) });
+  else if (records === "bid") text = t("double.bid", { name: el.dataset.who, bid: el.dataset.bid });
+  else if (records === "undo") text = t("double.undo");
+  else text = t("double.again", { what: el.textContent.trim() });
+  say(`${t("double.asked")} ${text}`);
+  showQuestion(text, { yes: () => { if (!tapAgain(identity)) say(t("double.gone")); } });
 }
 
 function draw() {
@@ -101,6 +150,7 @@ function send(body) {
   clearRefusals();
   app.outbox.add("events", body, app.state.seq);
   resetEntry();
+  say(t("word.sending", { what: describeEvent(body, app.state.players.map((p) => p.name)) }));
   render();
 }
 
@@ -114,10 +164,12 @@ function undo() {
   clearRefusals();
   if (app.outbox.cancelLast()) {
     showNotice(t("undo.cancelled"));
+    say(t("undo.cancelled"));
     render();
     return;
   }
   app.outbox.add("undo", {}, app.state.seq);
+  say(t("word.sending", { what: t("event.undo_request") }));
   resetEntry();
   render();
 }
@@ -130,7 +182,10 @@ function takeState(state, { own = false } = {}) {
   if (!state || (app.state && state.seq < app.state.seq && state.id === app.state.id)) return;
   const moved = !app.state || state.seq !== app.state.seq;
   app.state = state;
-  if (moved && !own) resetEntry();
+  if (moved && !own) {
+    resetEntry();
+    app.pushed = true;
+  }
 }
 
 async function recorded(answer, entry) {
@@ -146,10 +201,13 @@ async function recorded(answer, entry) {
   if (event.type === "undo") {
     const log = await readLog();
     const undone = log.find((e) => e.seq === event.undoes);
-    showNotice(t("undo.done", { what: undone ? describeEvent(undone, names) : `#${event.undoes}` }), { detail: t("undo.recorded", { seq: event.seq }) });
+    const what = undone ? describeEvent(undone, names) : t("undo.unknown");
+    showNotice(t("undo.done", { what }), { detail: t("undo.recorded") });
+    say(t("undo.done", { what }));
   } else if (event.type === "deal" && !("dealer" in entry.body)) {
     showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
   }
+  if (event.type !== "undo") say(t("announce.recorded", { what: describeEvent(event, names) }));
   announce(t("announce.recorded", { what: describeEvent(event, names) }));
   render();
 }
@@ -184,6 +242,7 @@ async function refused(error, entry, dropped) {
   }
   const { expect_seq: _, ...body } = entry.body;
   const what = entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names);
+  say(t("referee.not_recorded", { what }));
   showError(error, {
     what: t("referee.not_recorded", { what }),
     letItStand: () => send({ ...body, force: true }),
@@ -312,4 +371,10 @@ async function boot() {
   else render();
 }
 
+onMessagesChanged(() => touch(main().querySelector(".table-area")));
+watchTaps({
+  active: () => Boolean(app.matchId && app.state),
+  ignored: () => say(t("tap.ignored")),
+  twice: askTwice,
+});
 boot();

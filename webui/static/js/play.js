@@ -45,25 +45,27 @@ function tabBar(ctx) {
 }
 
 function controls(ctx, rules) {
-  if (!ctx.canScore) return null;
-  const { ui } = ctx;
-  const items = [];
+  if (!ctx.canScore || ctx.state.status !== "playing") return null;
+  const end = h("button", { type: "button", class: "secondary", id: "end", on: { click: () => ctx.ask(t("control.end_ask"), {
+    yes: () => ctx.send({ type: "end" }), yesLabel: t("control.end_confirm"), yesId: "end-confirm" }) } }, t("control.end"));
+  return h("div", { class: "controls" }, ...rules.extraControls(ctx), end);
+}
+
+/**
+ * The bar at the bottom of the screen, in the same place whatever happens above it: what the page did with the
+ * last tap, and Undo (there, greyed, even when there is nothing to undo, so that nothing takes its place).
+ */
+export function bottomBar(ctx) {
   const waiting = ctx.pending();
-  if (ctx.state.seq > 0 || waiting.length) {
-    const last = waiting.length ? waiting[waiting.length - 1] : null;
-    let what = "";
-    if (last) what = last.route === "undo" ? t("event.undo_request") : `${describeEvent(last.body, ctx.names)} (${t("table.pending")})`;
-    else if (ctx.lastLive) what = describeEvent(ctx.lastLive, ctx.names);
-    items.push(h("button", { type: "button", class: "secondary undo", id: "undo", on: { click: () => ctx.undo() } },
-      `↶ ${what ? t("control.undo_what", { what }) : t("control.undo")}`));
-  }
-  if (ctx.state.status === "playing") {
-    items.push(...rules.extraControls(ctx));
-    items.push(ui.confirmEnd
-      ? h("button", { type: "button", class: "danger", id: "end-confirm", on: { click: () => { ui.confirmEnd = false; ctx.send({ type: "end" }); } } }, t("control.end_confirm"))
-      : h("button", { type: "button", class: "secondary", id: "end", on: { click: () => { ui.confirmEnd = true; ctx.redraw(); } } }, t("control.end")));
-  }
-  return h("div", { class: "controls" }, items);
+  const last = waiting.length ? waiting[waiting.length - 1] : null;
+  let what = "";
+  if (last) what = last.route === "undo" ? t("event.undo_request") : `${describeEvent(last.body, ctx.names)} (${t("table.pending")})`;
+  else if (ctx.lastLive) what = describeEvent(ctx.lastLive, ctx.names);
+  const undo = h("button", { type: "button", class: "secondary undo", id: "undo", "data-records": "undo",
+                             disabled: !(ctx.state.seq > 0 || waiting.length),
+                             on: { click: () => ctx.undo() } },
+  h("span", { class: "undo-text", text: `↶ ${what ? t("control.undo_what", { what }) : t("control.undo")}` }));
+  return [h("p", { class: "last-word", id: "last-word", text: ctx.lastWord || "" }), undo];
 }
 
 function waitingText(ctx) {
@@ -96,10 +98,13 @@ function renderTable(root, ctx) {
   else if (!ctx.canScore) action = waitingText(ctx);
   else if (!mayEnterMore(ctx)) action = h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
   else action = rules.actionPanel(ctx);
-  root.replaceChildren(...[
+  const trump = rules.trump ? rules.trump(ctx) : null;
+  const tableArea = h("div", { class: "table-area", "data-area": "table" },
     h("p", { class: "deal-info", id: "deal-info", text: rules.dealInfo(ctx) }),
     seatList(ctx, rules),
-    rules.lastTrick(ctx),
+    h("div", { class: ["trick-slot", trump && "with-trump"] }, trump, rules.lastTrick(ctx)));
+  root.replaceChildren(...[
+    tableArea,
     rules.result(ctx),
     action,
     controls(ctx, rules),

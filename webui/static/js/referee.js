@@ -1,9 +1,18 @@
-// The referee speaks: refusals, findings and notices at the top of the page, read out by screen readers.
+// The referee speaks: refusals, findings, notices and questions, read out by screen readers. At the table they
+// lie over the seats (the keypad and Undo are never covered, and nothing moves when they come or go);
+// elsewhere at the top of the page.
 
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
 
-const area = () => document.getElementById("referee");
+const root = document.getElementById("referee");
+const KEPT = 3; // the newest messages; older ones are in the log and the scores
+let changed = () => {};
+
+/** `callback()` runs whenever a message comes or goes. */
+export function onMessagesChanged(callback) {
+  changed = callback;
+}
 
 /** The rule or problem a code names, in this language; the server's own words when we have none. */
 export function codeText(code, fallback) {
@@ -11,7 +20,7 @@ export function codeText(code, fallback) {
 }
 
 function message(kind, id, children, actions = []) {
-  const dismiss = h("button", { type: "button", class: "secondary", on: { click: () => item.remove() } }, t("referee.ok"));
+  const dismiss = h("button", { type: "button", class: "secondary", on: { click: () => { item.remove(); changed(); } } }, t("referee.ok"));
   const item = h("section", { class: ["verdict", kind], role: "alert", id },
     ...children,
     h("div", { class: "verdict-actions" }, ...actions, dismiss));
@@ -19,13 +28,34 @@ function message(kind, id, children, actions = []) {
 }
 
 function put(item, replaceKind) {
-  const root = area();
   if (replaceKind) root.querySelectorAll(`.verdict.${replaceKind}`).forEach((el) => el.remove());
   root.prepend(item);
+  [...root.querySelectorAll(".verdict")].slice(KEPT).forEach((el) => el.remove());
+  changed();
 }
 
+/** Takes away what answered the last entry: refusals, notices and open questions. */
 export function clearRefusals() {
-  area().querySelectorAll(".verdict.refusal, .verdict.notice").forEach((el) => el.remove());
+  const gone = root.querySelectorAll(".verdict.refusal, .verdict.notice, .verdict.question");
+  gone.forEach((el) => el.remove());
+  if (gone.length) changed();
+}
+
+export function clearAll() {
+  root.replaceChildren();
+  changed();
+}
+
+/** A question before something is recorded ("S played 3 too?"): `yes` does it; nothing happens otherwise. */
+export function showQuestion(text, { yes, yesLabel, yesId } = {}) {
+  const no = h("button", { type: "button", class: "secondary", id: "question-no", on: { click: () => { item.remove(); changed(); } } }, t("question.no"));
+  const ok = h("button", { type: "button", class: "primary", id: yesId || "question-yes", on: { click: () => { item.remove(); changed(); yes(); } } },
+    yesLabel || t("question.yes"));
+  const item = h("section", { class: ["verdict", "question"], role: "alertdialog", "aria-label": text },
+    h("h2", { text }),
+    h("div", { class: "verdict-actions" }, no, ok));
+  put(item, "question");
+  return item;
 }
 
 /**
@@ -35,18 +65,18 @@ export function clearRefusals() {
 export function showError(error, { what, letItStand, sendAgain } = {}) {
   const actions = [];
   if (sendAgain) {
-    actions.push(h("button", { type: "button", class: "secondary", id: "send-again", on: { click: () => { item.remove(); sendAgain(); } } },
+    actions.push(h("button", { type: "button", class: "secondary", id: "send-again", on: { click: () => { item.remove(); changed(); sendAgain(); } } },
       t("referee.send_again")));
   }
   if (letItStand && error.details && error.details.forceable) {
-    actions.push(h("button", { type: "button", class: "danger", id: "let-it-stand", on: { click: () => { item.remove(); letItStand(); } } },
+    actions.push(h("button", { type: "button", class: "danger", id: "let-it-stand", on: { click: () => { item.remove(); changed(); letItStand(); } } },
       t("referee.let_it_stand")));
   }
   const item = message("refusal", "refusal", [
     h("h2", { text: codeText(error.code, t("code.unknown")) }),
     what ? h("p", { class: "what", text: what }) : null,
     error.message && !error.network ? h("p", { class: "server-says", text: error.message }) : null,
-    error.network ? null : h("p", { class: "hint", text: error.details && error.details.forceable ? t("referee.forceable_hint") : t("referee.nothing_recorded") }),
+    error.network || !(error.details && error.details.forceable) ? null : h("p", { class: "hint", text: t("referee.forceable_hint") }),
   ], actions);
   put(item, "refusal");
   return item;

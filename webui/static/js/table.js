@@ -48,7 +48,7 @@ export function seatList(ctx, rules) {
   const acting = actingSeat(ctx);
   const dealer = state.deal ? state.deal.dealer : state.dealer;
   const selectable = ctx.canScore && state.status === "playing" && rules.seatsSelectable(ctx);
-  return h("ol", { class: "seats", "aria-label": t("table.seats") }, state.players.map((player) => {
+  return h("ol", { class: ["seats", state.players.length > 4 && "many"], "aria-label": t("table.seats") }, state.players.map((player) => {
     const turn = player.seat === acting && state.status === "playing";
     const content = [
       h("span", { class: "seat-name" },
@@ -62,7 +62,7 @@ export function seatList(ctx, rules) {
     const props = { class: ["seat", turn && "to-act", player.out && state.status === "playing" && "is-out"], "data-seat": player.seat };
     if (!selectable || player.out) return h("li", { ...props, "aria-current": turn ? "true" : null }, h("div", { class: "seat-body" }, content));
     return h("li", props, h("button", {
-      type: "button", class: "seat-body", "aria-pressed": String(turn),
+      type: "button", class: "seat-body", "data-seat": player.seat, "aria-pressed": String(turn),
       "aria-label": `${player.name}${turn ? `, ${rules.turnLabel(ctx)}` : ""}`,
       on: { click: () => { ctx.ui.seat = player.seat; ctx.redraw(); } },
     }, content));
@@ -123,7 +123,7 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad })
   if (waiting.length) rows.push(h("p", { class: "hint warn", text: t("hands.incomplete", { names: waiting.map((s) => names[s]).join(", "), n: size }) }));
   const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
   rows.push(h("button", {
-    type: "button", class: "primary wide", id: "log-deal", disabled: !ready,
+    type: "button", class: "primary wide", id: "log-deal", "data-records": "deal", disabled: !ready,
     on: { click: () => {
       const body = { type: "deal" };
       if (!lot) body.dealer = ui.dealer;

@@ -65,6 +65,7 @@ function playPanel(ctx) {
       gone: (rank) => exhausted.has(rank),
       dim: (rank) => Boolean(legal) && !legal.has(rank),
       label: t("keypad.label"),
+      records: seat === null ? null : { who: ctx.names[seat] },
       onPick: (card) => {
         if (seat === null) return;
         ctx.send({ type: "play", seat, card });
@@ -89,7 +90,7 @@ function penaltyPanel(ctx) {
         h("input", { id: "penalty-reason", type: "text", maxlength: 200, value: ui.penaltyReason || "", placeholder: t("penalty.cut"),
                      on: { input: (e) => { ui.penaltyReason = e.target.value; } } }))),
     h("div", { class: "row" },
-      h("button", { type: "button", class: "primary", id: "log-penalty", disabled: ui.penaltySeat === undefined,
+      h("button", { type: "button", class: "primary", id: "log-penalty", "data-records": "penalty", disabled: ui.penaltySeat === undefined,
                     on: { click: () => {
                       const body = { type: "penalty", seat: ui.penaltySeat, points: ui.penaltyPoints ?? state.options.cut_penalty };
                       if (ui.penaltyReason && ui.penaltyReason.trim()) body.reason = ui.penaltyReason.trim();

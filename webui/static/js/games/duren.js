@@ -40,6 +40,17 @@ function lastTrick(ctx) {
   return h("p", { class: "last-trick" }, parts.join(" · "));
 }
 
+/** The trump, big, beside the table: the face-up card while it lies under the stock, else its suit. */
+function trump(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  return h("div", { class: "trump-big", id: "trump" },
+    h("span", { class: "label", text: t("table.trump") }),
+    deal.face_up ? cardChip(deal.face_up)
+      : h("span", { class: ["card", "suit-only", ["H", "D"].includes(deal.trump_suit) ? "red" : "black"], role: "img",
+                    "aria-label": t(`suit_name.${deal.trump_suit}`), text: SUIT_SYMBOLS[deal.trump_suit] }));
+}
+
 function result(ctx) {
   const deal = ctx.state.deal;
   if (!deal || !deal.over || !deal.result) return null;
@@ -85,11 +96,11 @@ function attackPanel(ctx) {
         ctx.redraw();
       },
     }),
-    h("button", { type: "button", class: "primary wide", id: "log-attack", disabled: !chosen.length,
+    h("button", { type: "button", class: "primary wide", id: "log-attack", "data-records": "attack", disabled: !chosen.length,
                   on: { click: () => ctx.send({ type: "attack", seat, cards: chosen }) } },
     tn("attack.log", chosen.length)),
     exchange ? h("div", { class: "exchange" }, exchange.seats.map((s) => h("button", {
-      type: "button", class: "secondary wide", "data-exchange": s,
+      type: "button", class: "secondary wide", "data-exchange": s, "data-records": "exchange",
       on: { click: () => ctx.send({ type: "exchange", seat: s }) },
     }, t("attack.exchange", { name: ctx.names[s], nine: cardText(exchange.nine), card: cardText(exchange.face_up) })))) : null);
 }
@@ -128,7 +139,7 @@ function defendPanel(ctx) {
         ctx.redraw();
       },
     }),
-    h("button", { type: "button", class: "primary wide", id: "log-defence",
+    h("button", { type: "button", class: "primary wide", id: "log-defence", "data-records": "defend",
                   on: { click: () => ctx.send({ type: "defend", seat, beats: attack.filter((c) => assigned[c]).map((c) => ({ card: c, with: assigned[c] })) }) } },
     t("defend.log", { beaten, taken: attack.length - beaten })));
 }
@@ -155,6 +166,7 @@ export const duren = {
   inFront,
   dealInfo,
   lastTrick,
+  trump,
   result,
   actionPanel,
   extraControls: () => [],

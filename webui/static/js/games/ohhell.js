@@ -4,7 +4,7 @@ import { suitedRanks } from "../cards.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, t, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { actingSeat, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
+import { actingSeat, cardChip, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
 
 function figures(ctx, player) {
   const parts = [tn("seat.points", player.score)];
@@ -20,6 +20,15 @@ function dealInfo(ctx) {
   parts.push(deal.trump_card ? t("info.trump", { card: cardText(deal.trump_card) }) : t("info.no_trump"));
   if (deal.phase === "playing") parts.push(t("info.trick", { n: deal.trick, of: deal.cards }));
   return parts.join(" · ");
+}
+
+/** The trump, big, beside the trick: the turned-up card, or none. */
+function trump(ctx) {
+  const deal = ctx.state.deal;
+  if (!deal) return null;
+  return h("div", { class: "trump-big", id: "trump" },
+    h("span", { class: "label", text: t("table.trump") }),
+    deal.trump_card ? cardChip(deal.trump_card) : h("span", { class: "no-trump", text: t("table.no_trump") }));
 }
 
 function result(ctx) {
@@ -45,11 +54,11 @@ function bidPanel(ctx) {
   const waiting = expected.seats.map((s) => ctx.names[s]).join(", ");
   return h("section", { class: "action bid-step", "aria-label": who },
     h("h2", { text: who }),
-    h("p", { class: "hint", text: state.options.simultaneous_bids ? t("bid.any_order", { names: waiting }) : t("bid.waiting", { names: waiting }) }),
-    expected.forbidden !== null && expected.forbidden !== undefined
-      ? h("p", { class: "hint warn", text: t("bid.hook", { name: ctx.names[seat], n: expected.forbidden }) }) : null,
+    h("p", { class: "hint" }, state.options.simultaneous_bids ? t("bid.any_order", { names: waiting }) : t("bid.waiting", { names: waiting }),
+      expected.forbidden !== null && expected.forbidden !== undefined
+        ? [" ", h("span", { class: "warn", text: t("bid.hook", { name: ctx.names[seat], n: expected.forbidden }) })] : null),
     h("div", { class: "keypad bids", role: "group", "aria-label": t("bid.label") },
-      sizes.map((n) => h("button", { type: "button", class: ["key", n === expected.forbidden && "dim"], "data-bid": n,
+      sizes.map((n) => h("button", { type: "button", class: ["key", n === expected.forbidden && "dim"], "data-bid": n, "data-records": "bid", "data-who": ctx.names[seat],
                                      on: { click: () => ctx.send({ type: "bid", seat, bid: n }) } }, String(n)))));
 }
 
@@ -71,6 +80,7 @@ function playPanel(ctx) {
       gone: (card) => gone.has(card),
       dim: (card) => Boolean(legal) && !legal.has(card),
       label: t("keypad.label"),
+      records: seat === null ? null : { who: ctx.names[seat] },
       onPick: (card) => { if (seat !== null) ctx.send({ type: "play", seat, card }); },
     }));
 }
@@ -103,6 +113,7 @@ export const ohHell = {
   inFront: trickInFront,
   dealInfo,
   lastTrick,
+  trump,
   result,
   actionPanel,
   extraControls: () => [],

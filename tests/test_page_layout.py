@@ -1,0 +1,203 @@
+"""Nothing moves under a finger: the keypad, the seats and Undo keep their place whatever the referee says, taps
+on a control that has just moved are ignored, a double tap records once and asks, and the two accidents a
+table recorded before (a second tap on Undo, a double tap on a card) record nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from conftest_browser import PHONES
+
+pytestmark = pytest.mark.browser
+
+SEATS = ["S", "W", "N", "E"]
+LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
+W_HAND = ["K", "K", "7", "6", "4", "3"]  # W's hand in the rule text's example
+
+
+def box_of(phone, selector: str) -> list[tuple[int, int, int, int]]:
+    return phone.page.eval_on_selector_all(selector, """els => els.map(el => {
+        const r = el.getBoundingClientRect();
+        return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
+    })""")
+
+
+def boxes(phone) -> dict[str, list]:
+    """Where the keys, the seats and Undo are on the page (the bar's Undo: on the screen)."""
+    undo = phone.page.eval_on_selector("#undo", """el => {
+        const r = el.getBoundingClientRect();
+        return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+    }""")
+    return {"keys": box_of(phone, ".action .keypad button"), "seats": box_of(phone, ".seats > li"),
+            "heading": box_of(phone, ".action > h2"), "undo": undo}
+
+
+def scorer_on_a_match(new_phone, server_api, size: str, lang: str, hands: dict | None = None):
+    """A match started over the API (S deals, W's hand known when asked), opened by a phone with its key."""
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": SEATS})
+    deal = {"type": "deal", "dealer": 0, **({"hands": hands} if hands else {})}
+    server_api.post(f"/api/matches/{match['id']}/events", deal, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    return phone, match
+
+
+def post_play(server_api, match, seat: int, card: str) -> None:
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "play", "seat": seat, "card": card}, match["key"])
+
+
+def finger_on(phone, selector: str) -> tuple[float, float]:
+    """Where a finger taps the control: the middle of its box, once it is scrolled to the middle of the screen."""
+    phone.page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'center'})")
+    phone.calm()
+    box = phone.page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def plays(server_api, match) -> list[tuple[int, str]]:
+    events = server_api(f"/api/matches/{match['id']}/events")["events"]
+    return [(e["seat"], e["card"]) for e in events if e["type"] == "play" and not e["undone_by"]]
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_keys_seats_and_undo_keep_their_place_whatever_the_referee_says(new_phone, server_api, size, lang):
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang, hands={"1": W_HAND})
+    for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A"), (0, "9")]:
+        post_play(server_api, match, seat, card)
+    phone.page.wait_for_selector('.seat[data-seat="0"] .in-front .card[data-card="9"]')
+    phone.wait_turn(1)
+    before = boxes(phone)
+    assert len(before["keys"]) == 13 and len(before["seats"]) == 4
+    shots = []
+
+    def unchanged(kind: str) -> None:
+        phone.calm()
+        assert boxes(phone) == before, kind
+        shots.append(kind)
+        phone.screenshot(f"layout-{kind}-{size}-{lang}", full_page=False)
+
+    phone.tap_card("6")  # W holds K: a refusal, with "let it stand"
+    phone.page.locator("#refusal").wait_for()
+    unchanged("refusal")
+    phone.click("#let-it-stand")  # recorded with a finding, and the finding's banner
+    phone.page.locator(".verdict.finding").wait_for()
+    phone.wait_turn(2)
+    unchanged("finding")
+    phone.click("#undo")
+    phone.page.locator(".verdict.notice").wait_for()
+    phone.wait_turn(1)
+    unchanged("undo-notice")
+    phone.click(".verdict.notice button")  # OK: the notice goes
+    unchanged("notice-gone")
+    phone.tap_card("K")
+    phone.page.click('.action .keypad button[data-card="K"]')  # at once: a double tap
+    phone.page.locator(".verdict.question").wait_for()
+    unchanged("double-tap-question")
+    phone.click("#question-no")
+    phone.context.set_offline(True)
+    phone.wait_turn(2)
+    phone.tap_card("2")
+    phone.page.wait_for_selector("#offline")
+    phone.page.wait_for_selector("#pending")
+    unchanged("offline")
+    phone.context.set_offline(False)
+    phone.settled()
+    assert plays(server_api, match)[-2:] == [(1, "K"), (2, "2")]
+    assert len(shots) == 6
+
+
+@pytest.mark.parametrize(("size", "lang"), [("360x740", "pl"), ("390x844", "ru"), ("390x844", "en")])
+def test_a_second_tap_on_undo_records_nothing(new_phone, server_api, size, lang):
+    """The first accident: Undo, and 0.7 s later a second tap on the same spot."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    for seat, card in [(1, "K"), (2, "2")]:
+        post_play(server_api, match, seat, card)
+    phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
+    phone.wait_turn(3)
+    undo = phone.page.locator("#undo").bounding_box()
+    finger = (undo["x"] + undo["width"] / 2, undo["y"] + undo["height"] / 2)
+    phone.page.mouse.click(*finger)
+    time.sleep(0.7)
+    phone.page.mouse.click(*finger)
+    phone.page.locator(".verdict.question").wait_for()
+    phone.settled()
+    phone.screenshot(f"accident-undo-{size}-{lang}", full_page=False)
+    events = server_api(f"/api/matches/{match['id']}/events")["events"]
+    assert [(e["type"], e.get("card"), e["undone_by"]) for e in events] == [
+        ("deal", None, None), ("play", "K", None), ("play", "2", 4), ("undo", None, None)]
+    question = phone.page.locator(".verdict.question").bounding_box()
+    assert not (question["y"] <= finger[1] <= question["y"] + question["height"])  # not under the finger
+
+
+@pytest.mark.parametrize(("size", "lang"), [("390x844", "pl"), ("360x740", "ru"), ("360x740", "en")])
+def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, size, lang):
+    """The second accident: two taps 120 ms apart on 3 recorded E's 3 and S's 3."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    for seat, card in [(1, "K"), (2, "2")]:
+        post_play(server_api, match, seat, card)
+    phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
+    phone.wait_turn(3)
+    finger = finger_on(phone, '.action .keypad button[data-card="3"]')
+    phone.page.mouse.click(*finger)
+    time.sleep(0.12)
+    phone.page.mouse.click(*finger)
+    question = phone.page.locator(".verdict.question")
+    question.wait_for()
+    phone.settled()
+    assert question.locator("h2").inner_text() == {
+        "en": "S played 3 too?", "pl": "S też zagrywa 3?", "ru": "S тоже кладёт 3?"}[lang]
+    box = question.bounding_box()
+    assert not (box["y"] <= finger[1] <= box["y"] + box["height"])
+    phone.screenshot(f"accident-double-tap-{size}-{lang}", full_page=False)
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3")]
+    phone.click("#question-yes")  # S did play a 3 too: the table says so
+    phone.wait_turn(1)  # the trick is complete: W, with its highest card, leads the next
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (0, "3")]
+
+
+@pytest.mark.parametrize(("size", "lang"), [("360x740", "en"), ("390x844", "pl"), ("390x844", "ru")])
+def test_double_taps_on_deal_and_on_end_record_one_deal_and_end_nothing(new_phone, server_api, size, lang):
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    match_id = phone.start_match(SEATS, dealer=0)
+    finger = finger_on(phone, "#log-deal")
+    phone.page.mouse.click(*finger)
+    time.sleep(0.12)
+    phone.page.mouse.click(*finger)  # lands on the keypad that took the deal step's place
+    phone.screenshot(f"deal-double-tap-{size}-{lang}", full_page=False)
+    phone.wait_turn(1)
+    events = server_api(f"/api/matches/{match_id}/events")["events"]
+    assert [e["type"] for e in events] == ["deal"]
+
+    finger = finger_on(phone, "#end")
+    phone.page.mouse.click(*finger)
+    time.sleep(0.12)
+    phone.page.mouse.click(*finger)
+    confirm = phone.page.locator("#end-confirm")
+    confirm.wait_for()
+    box = confirm.bounding_box()
+    assert not (box["x"] <= finger[0] <= box["x"] + box["width"] and box["y"] <= finger[1] <= box["y"] + box["height"])
+    phone.screenshot(f"end-question-{size}-{lang}", full_page=False)
+    time.sleep(0.3)
+    state = server_api(f"/api/matches/{match_id}")
+    assert state["status"] == "playing" and state["seq"] == 1
+
+
+def test_a_tap_just_after_another_phone_moved_the_table_is_ignored_and_said(new_phone, server_api):
+    phone, match = scorer_on_a_match(new_phone, server_api, "360x740", "en")
+    phone.wait_turn(1)
+    key = phone.page.locator('.action .keypad button[data-card="5"]').bounding_box()
+    post_play(server_api, match, 1, "K")  # another phone logs W's king
+    phone.page.wait_for_selector('.seat.to-act[data-seat="2"]')
+    phone.page.mouse.click(key["x"] + 10, key["y"] + 10)  # meant for W, lands as N's: ignored
+    assert "Tap ignored" in phone.text("#last-word")
+    time.sleep(0.3)
+    assert plays(server_api, match) == [(1, "K")]
+    phone.tap_card("5")  # looked, and taps again
+    phone.wait_turn(3)
+    assert plays(server_api, match) == [(1, "K"), (2, "5")]
+    stored = phone.page.evaluate(f"localStorage.getItem('kibic.key.{match['id']}')")
+    assert json.loads(stored) == match["key"]

@@ -1,0 +1,136 @@
+// Taps the table did not mean. One tap per card works well, and that is what makes a stray tap dangerous:
+//
+// - a control that has just appeared or moved (the page changed under the finger, or another phone moved
+//   the table) takes no tap for SETTLE_MS: the tap is ignored and the page says so;
+// - a control that records something (a card key, a bid, Deal, Undo...) tapped twice within DOUBLE_MS
+//   records once, and the second tap asks ("S played 3 too?") away from where the finger is.
+//
+// Controls are known by what they are (their id or their data-card, data-bid...), not by their element: the
+// page redraws its elements after every entry.
+
+export const SETTLE_MS = 350;
+export const DOUBLE_MS = 500;
+const DOUBLE_UNDO_MS = 1000; // an undo takes back something recorded: a second one soon after always asks
+
+const IDENTITY = ["data-card", "data-bid", "data-seat", "data-suit", "data-attack", "data-take", "data-exchange", "data-lang"];
+const CONTROLS = "button, summary, a[href], input, select";
+
+const seen = new Map(); // identity -> {box, since}
+let last = null; // the last tap that went through: {identity, at}
+let bypass = false;
+let hooks = { active: () => false, ignored: () => {}, twice: () => {} };
+
+/** Where a control lives and what it is, the same after a redraw. */
+export function identityOf(el) {
+  const place = el.closest("[data-area]")?.dataset.area || el.closest("section, nav, footer, header, form, details")?.className || "";
+  if (el.id) return `${place}#${el.id}`;
+  const attribute = IDENTITY.find((name) => el.hasAttribute(name));
+  const what = attribute ? `[${attribute}=${el.getAttribute(attribute)}]` : `:${el.textContent.trim().slice(0, 40)}`;
+  return `${place}|${el.tagName}${what}`;
+}
+
+/** The control's box on the page (on the screen, for a control in a fixed bar): scrolling moves nothing. */
+function boxText(el) {
+  const r = el.getBoundingClientRect();
+  const fixed = Boolean(el.closest(".fixed-bar"));
+  let x = fixed ? r.left : r.left + window.scrollX;
+  let y = fixed ? r.top : r.top + window.scrollY;
+  for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+    x += box.scrollLeft; // a message scrolled inside its place has not moved under the finger
+    y += box.scrollTop;
+  }
+  return `${Math.round(x)},${Math.round(y)},${Math.round(r.width)},${Math.round(r.height)}`;
+}
+
+/** The controls inside `root` count as new: something that covered them went, or came. */
+export function touch(root) {
+  if (!root) return;
+  const now = performance.now();
+  for (const el of root.querySelectorAll(CONTROLS)) seen.set(identityOf(el), { box: boxText(el), since: now });
+  settling(now);
+}
+
+/**
+ * After the page was drawn: controls that appeared or moved are settling for SETTLE_MS. `everything` marks
+ * every control as new (the table was moved by another phone: what a key means has changed).
+ */
+export function measure({ everything = false } = {}) {
+  const now = performance.now();
+  const present = new Set();
+  let changed = everything;
+  for (const el of document.querySelectorAll(CONTROLS)) {
+    if (!el.isConnected || el.closest(".visually-hidden")) continue;
+    const id = identityOf(el);
+    const box = boxText(el);
+    present.add(id);
+    const before = seen.get(id);
+    if (everything || !before || before.box !== box) {
+      seen.set(id, { box, since: now });
+      changed = true;
+    }
+  }
+  for (const id of seen.keys()) if (!present.has(id)) seen.delete(id);
+  if (changed) settling(now);
+}
+
+let settleTimer = null;
+function settling(now) {
+  document.documentElement.dataset.settling = "";
+  clearTimeout(settleTimer);
+  const latest = Math.max(...[...seen.values()].map((v) => v.since), now);
+  settleTimer = setTimeout(() => { delete document.documentElement.dataset.settling; }, Math.max(0, latest + SETTLE_MS - performance.now()));
+}
+
+function onClick(event) {
+  if (bypass || !hooks.active()) return;
+  const el = event.target instanceof Element ? event.target.closest(CONTROLS) : null;
+  if (!el || el.disabled || el.closest(".visually-hidden")) return;
+  const now = performance.now();
+  const id = identityOf(el);
+  if (!seen.has(id) || seen.get(id).box !== boxText(el)) measure(); // it moved unnoticed: it is new now
+  if (seen.has(id) && now - seen.get(id).since < SETTLE_MS) {
+    stop(event);
+    hooks.ignored(el);
+    return;
+  }
+  if (el.hasAttribute("data-records")) {
+    const window = el.id === "undo" ? DOUBLE_UNDO_MS : DOUBLE_MS;
+    if (last && last.identity === id && now - last.at < window) {
+      stop(event);
+      last = null;
+      hooks.twice(el, id);
+      return;
+    }
+    last = { identity: id, at: now };
+  }
+}
+
+function stop(event) {
+  event.preventDefault();
+  event.stopImmediatePropagation();
+}
+
+/** Taps the control known as `identity` for the table, past the double-tap check; false when it is gone. */
+export function tapAgain(identity) {
+  const el = [...document.querySelectorAll(CONTROLS)].find((c) => identityOf(c) === identity);
+  if (!el || el.disabled) return false;
+  bypass = true;
+  try {
+    el.click();
+  } finally {
+    bypass = false;
+  }
+  last = { identity, at: performance.now() };
+  return true;
+}
+
+/**
+ * Watches the page from now on: every change of the page is measured as it happens. `active()`: whether taps
+ * are checked (at the table, not in the start form); `ignored(el)`: a tap on a control that had just moved;
+ * `twice(el, identity)`: a second tap of a recording control.
+ */
+export function watchTaps(callbacks) {
+  hooks = { ...hooks, ...callbacks };
+  document.addEventListener("click", onClick, true);
+  new MutationObserver(() => measure()).observe(document.body, { childList: true, subtree: true, characterData: true });
+}
