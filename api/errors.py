@@ -166,7 +166,8 @@ def handle_error(error: Exception):
     if isinstance(error, ApiError):
         return error_response(error.status, error.code, error.message, error.details)
     if isinstance(error, Rejected):
-        return error_response(409, error.code, error.message, {"seat": error.seat, "forceable": error.forceable})
+        return error_response(409, error.code, error.message, {**error.details, "seat": error.seat,
+                                                                    "forceable": error.forceable})
     if isinstance(error, InvalidInput):
         return error_response(422, error.code, error.message, error.details)
     if isinstance(error, CardError):

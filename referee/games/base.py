@@ -292,20 +292,25 @@ def read_hands(state: Table, hands: object, size: int, read_card: Callable[[obje
     return parsed
 
 
-def judged(event: dict, breaks: list[tuple[str, str]], force: bool, seat: int) -> Decision:
-    """The event, or the rules it breaks (code, message): rejected, or with `force` let stand as illegal.
+def judged(event: dict, breaks: list[tuple], force: bool, seat: int) -> Decision:
+    """The event, or the rules it breaks (code, message[, details]): rejected, or with `force` let stand as illegal.
 
-    An event let stand carries `illegal` (the first code, every message) and a warning; its `evolve`
-    turns it into a finding with `let_stand`.
+    An event let stand carries `illegal` (the first code and its details, every message) and a warning; its
+    `evolve` turns it into a finding with `let_stand`.
     """
     if not breaks:
         return Decision(event)
-    code = breaks[0][0]
-    message = " ".join(message for _, message in breaks)
+    code, details = breaks[0][0], verdict_details(breaks[0])
+    message = " ".join(rule[1] for rule in breaks)
     if not force:
-        raise Rejected(code, message, seat=seat, forceable=True)
-    event = {**event, "force": True, "illegal": {"code": code, "message": message}}
-    return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+        raise Rejected(code, message, seat=seat, forceable=True, details=details)
+    event = {**event, "force": True, "illegal": {"code": code, "message": message, "details": details}}
+    return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat, details),))
+
+
+def verdict_details(rule: tuple) -> dict:
+    """The details of a broken rule given as (code, message) or (code, message, details)."""
+    return dict(rule[2]) if len(rule) > 2 else {}
 
 
 def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]:
@@ -313,7 +318,8 @@ def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]
     illegal = event.get("illegal")
     if not illegal:
         return []
-    return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick)]
+    return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick,
+                    dict(illegal.get("details", {})))]
 
 
 def check_seat_in(state: Table, seat: int) -> None:
