@@ -1,9 +1,12 @@
 """The routes: parse the request, ask the engine or the store, serialise the answer.
 
-Writes need the match's key (`Authorization: Bearer <key>`). A write may carry `expect_seq` (refused
-with 409 when the log has moved on) and an `Idempotency-Key` header (a retry returns the first answer
-and records nothing). The state of a match carries the `ETag` `"<id>-<seq>"`: asked again with it in
-`If-None-Match` while nothing was logged, the answer is `304` without building the state.
+Writes need the match's key (`Authorization: Bearer <key>`). Reads do not, but a reader without the key
+sees no card of a hand entered for the referee before it is played (`Match.public`); a read that sends
+the key gets the hands, and a wrong key is refused (403): a cheap check of a key that records nothing.
+A write may carry `expect_seq` (refused with 409 when the log has moved on) and an
+`Idempotency-Key` header (a retry returns the first answer and records nothing). The state of a match
+carries the `ETag` `"<id>-<seq>"`: asked again with it in `If-None-Match` while nothing was logged, the
+answer is `304` without building the state.
 """
 
 from __future__ import annotations
@@ -43,34 +46,45 @@ def games():
 
 @bp.get("/api/matches/<match_id>")
 def get_match(match_id: str):
+    keyed = reader_has_key(match_id)
     db = store.get_db()
     seq = store.latest_seq(db, match_id)
-    if request.if_none_match.contains_weak(etag(match_id, seq)):
+    if request.if_none_match.contains_weak(etag(match_id, seq, keyed)):
         response = Response(status=304)
     else:
         with store.current_match(db, match_id, seq) as match:
-            response = make_response(state(match_id, match))
+            response = make_response(state(match_id, match, keyed))
         seq = match.seq
-    response.set_etag(etag(match_id, seq))
-    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(etag(match_id, seq, keyed))
+    return private(response, keyed)
+
+
+def etag(match_id: str, seq: int, keyed: bool = False) -> str:
+    """The state's version: a match's log only grows, so its id and latest seq name one state (one for a
+    reader with the key, one for a reader without)."""
+    return f"{match_id}-{seq}-key" if keyed else f"{match_id}-{seq}"
+
+
+def private(response: Response, keyed: bool) -> Response:
+    """An answer that depends on the reader's key: always asked again (an ETag saves the body), and no shared
+    cache keeps one reader's answer for another."""
+    response.vary.add("Authorization")
+    response.headers["Cache-Control"] = "private, no-cache" if keyed else "no-cache"
     return response
-
-
-def etag(match_id: str, seq: int) -> str:
-    """The state's version: a match's log only grows, so its id and latest seq name one state."""
-    return f"{match_id}-{seq}"
 
 
 @bp.get("/api/matches/<match_id>/events")
 def get_events(match_id: str):
+    keyed = reader_has_key(match_id)
     with store.current_match(store.get_db(), match_id) as match:
-        return {"events": match.events_view()}
+        return private(make_response({"events": match.events_view(hidden=not keyed)}), keyed)
 
 
 @bp.get("/api/matches/<match_id>/settlement")
 def get_settlement(match_id: str):
+    keyed = reader_has_key(match_id)
     with store.current_match(store.get_db(), match_id) as match:
-        return match.settlement()
+        return private(make_response(match.settlement()), keyed)
 
 
 @bp.get("/api/matches/<match_id>/qr.svg")
@@ -193,19 +207,31 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
     return SeqConflict(message, {"seq": match.seq, "state": state(match_id, match)})
 
 
-def state(match_id: str, match: Match) -> dict:
-    return {"id": match_id, **match.view(), "history": encoding.history_text(match)}
+def state(match_id: str, match: Match, keyed: bool = True) -> dict:
+    """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
+    return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
 
 
 # --- the request ----------------------------------------------------------------------------------
 
-def authorize(match_id: str) -> None:
+def reader_has_key(match_id: str) -> bool:
+    """Whether a read comes with the match's key: False without an Authorization header, True with the right
+    key; a wrong or malformed one is refused as for a write (401, 403), so a phone can check a key with it."""
+    if "Authorization" not in request.headers:
+        return False
+    authorize(match_id, "Send the match's key as Authorization: Bearer <key>, or no Authorization header to read "
+                        "the match without its hands.")
+    return True
+
+
+def authorize(match_id: str, no_key: str = "Changing a match needs its key: send the header Authorization: "
+                                           "Bearer <key>.") -> None:
     """The match exists (404) and the request carries its key (401 without one, 403 with another)."""
     row = store.match_row(store.get_db(), match_id)
     scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
     key = key.strip()
     if scheme.lower() != "bearer" or not key:
-        raise KeyRequired("Changing a match needs its key: send the header Authorization: Bearer <key>.")
+        raise KeyRequired(no_key)
     if not store.key_matches(key, row["key_hash"]):
         raise WrongKey("That is not this match's key.")
 

@@ -6,6 +6,11 @@ rejection); `record` appends it and applies it. An `undo` event retracts the lat
 state is folded again from the log, so the same log always rebuilds the same state.
 
 Recording an event costs the same at event 10 and at event 5,000: only an undo folds the log again.
+
+Hands entered for the referee are the table's secret until their cards are played (RULES.md, "Hidden
+cards stay hidden"): `public()` is the match as a reader without the key knows it, folded from the log
+with those hands left out, so nothing the referee learned from them shows (`expected`'s legal cards, the
+cards known to lie in a hand, who may still hold a card).
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ class Match:
         self.undone: dict[int, int] = {}  # seq of a retracted event -> seq of the undo that retracted it
         self.live: list[int] = []  # the seqs of the live events, oldest first: an undo retracts the last
         self.state: Table = game.new_state(players, options)
+        self.secret: set[int] = set()  # the seqs of deal events whose hands a reader without the key may not see
+        self.dealt: int | None = None  # the live deal event of the current deal, when it carries hands
+        self.shadow: Match | None = None  # `public()`, kept up to date while there are secret hands
 
     # --- making and rebuilding -------------------------------------------------------------------
     @classmethod
@@ -102,6 +110,9 @@ class Match:
             return []
         before = len(self.state.findings)
         self.game.evolve(self.state, event)
+        self.note_secret(event)
+        if self.shadow is not None:
+            self.shadow.record(without_hands(event), event["seq"])
         return self.state.findings[before:]
 
     def append(self, event: dict, seq: int | None = None) -> dict:
@@ -130,15 +141,49 @@ class Match:
 
     def refold(self) -> None:
         self.state = self.game.new_state(self.players, self.options)
+        self.secret = {seq for seq in self.undone if self.log[seq - 1].get("hands")}  # never played as entered
+        self.dealt = None
+        self.shadow = None
         for event in self.live_events():
             self.game.evolve(self.state, event)
+            self.note_secret(event)
+
+    def note_secret(self, event: dict) -> None:
+        """Keeps `secret` true after `event`: a deal's entered hands are secret until the game says otherwise."""
+        if event["type"] == "deal":
+            self.dealt = event["seq"] if event.get("hands") else None
+        if self.dealt is None:
+            return
+        if self.game.hands_secret(self.state):
+            self.secret.add(self.dealt)
+        else:
+            self.secret.discard(self.dealt)
+            self.dealt = None
+
+    def public(self) -> Match:
+        """The match as a reader without the key knows it: folded from the log with the secret hands left out.
+
+        Itself when no hand is secret; else a copy kept up to date event by event until an undo or the end
+        of the secret.
+        """
+        if not self.secret:
+            self.shadow = None
+            return self
+        if self.shadow is None or self.shadow.seq != self.seq:
+            self.shadow = Match.replay(self.header(), [without_hands(e) if e["seq"] in self.secret else e
+                                                       for e in self.log])
+        return self.shadow
 
     # --- what the table sees -----------------------------------------------------------------------
     def expected(self) -> dict | None:
         return self.game.expected(self.state)
 
-    def events_view(self) -> list[dict]:
-        return [{**e, "undone_by": self.undone.get(e["seq"])} for e in self.log]
+    def events_view(self, hidden: bool = False) -> list[dict]:
+        """The whole log, each event with the seq of the undo that retracted it; `hidden`: without the hands
+        that are still the table's secret."""
+        secret = self.secret if hidden else ()
+        return [{**(without_hands(e) if e["seq"] in secret else e), "undone_by": self.undone.get(e["seq"])}
+                for e in self.log]
 
     def view(self) -> dict:
         state = self.state
@@ -188,6 +233,11 @@ class Match:
                          "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],
             "transfers": [{**t, "amount": show(t["amount"])} for t in money["transfers"]],
         }
+
+
+def without_hands(event: dict) -> dict:
+    """A deal event without the hands entered with it (any other event as it is)."""
+    return {key: value for key, value in event.items() if key != "hands"} if "hands" in event else event
 
 
 def shared(value: object) -> object:

@@ -247,6 +247,11 @@ class Game:
     def player_view(self, state: Table, seat: int) -> dict:
         return {}
 
+    def hands_secret(self, state: Table) -> bool:
+        """Whether the hands entered for the current deal are still the table's secret: until every card of
+        them is played, which in a game where every dealt card is played is when the deal is over."""
+        raise NotImplementedError
+
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]] | None:
         """(paid, received) per seat when the game settles otherwise than by the elimination pool."""
         return None

@@ -285,6 +285,9 @@ class ClimbingGame(Game):
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
 
+    def hands_secret(self, state: ClimbTable) -> bool:
+        return state.deal is not None and not state.deal.over
+
     def deal_view(self, state: ClimbTable) -> dict | None:
         deal = state.deal
         if deal is None:

@@ -317,6 +317,10 @@ class Duren(Game):
         seats = [seat for seat in (0, 1) if deal.may_hold(seat, nine)]
         return {"nine": str(nine), "face_up": str(deal.face_up), "seats": seats} if seats else None
 
+    def hands_secret(self, state: DurenTable) -> bool:
+        """Always, once dealt: the loser of a deal never plays their last cards."""
+        return state.deal is not None
+
     def deal_view(self, state: DurenTable) -> dict | None:
         deal = state.deal
         return None if deal is None else deal.view()

@@ -365,6 +365,9 @@ class OhHell(Game):
             return None if state.options["simultaneous_bids"] else waiting[0]
         return hand.play_turn()
 
+    def hands_secret(self, state: OhHellTable) -> bool:
+        return state.hand is not None and not state.hand.over
+
     def deal_view(self, state: OhHellTable) -> dict | None:
         hand = state.hand
         if hand is None:
