@@ -4,9 +4,9 @@ Each match is played twice: with `referee.Match`, and over HTTP (`GET /api/match
 The places, paid, received, net and transfers expected below are worked out in the comments from the rule
 book alone: the elimination pool (§1: with N players and stake P, place p pays (p - 1)·2P, players sharing
 places pay their average, the first place takes the pool and splits it, the odd cents to the earliest
-seats) and who goes out together and in what order (§1 `all_out: "lowest_total"`, §2). Transfers are the
-fewest that settle the nets; where several lists are as short, the largest debtor pays the largest
-creditor, the lower seat first.
+seats), who goes out together and in what order (§1 `all_out: "lowest_total"`, §2), Oh Hell's places by
+total (§4) and Dureń's stake per deal lost (§3). Transfers are the fewest that settle the nets; where
+several lists are as short, the largest debtor pays the largest creditor, the lower seat first.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from decimal import Decimal
 
 import pytest
 from api_match import ApiMatch
+from test_duren import DEAL_DRAWN, DEAL_ONE
 
 from referee import Match
 
@@ -181,3 +182,49 @@ def test_ogurets_five_out_together_three_share_the_win_and_a_pool_that_leaves_od
             [(0, 4, "6.00", "0.00", "-6.00"), (1, 1, "2.00", "6.67", "4.67"), (2, 1, "2.00", "6.67", "4.67"),
              (3, 1, "2.00", "6.66", "4.66"), (4, 5, "8.00", "0.00", "-8.00")],
             [(0, 2, "4.67"), (0, 3, "1.33"), (4, 1, "4.67"), (4, 3, "3.33")])
+
+
+# --- Oh Hell: the elimination pool over the places by total, highest first (RULES.md §4) -----------------
+
+def test_oh_hell_equal_totals_share_places_at_the_top_and_the_bottom_and_the_odd_cents(new_match):
+    match = new_match("oh_hell", ["Ann", "Bob", "Cid", "Dan", "Eve"], {"sequence": [1]}, "1")
+    match.play({"type": "deal", "dealer": 0})  # one card each, the last hand: no trump
+    for seat, tricks in [(1, 0), (2, 0), (3, 0), (4, 1), (0, 0)]:
+        match.play({"type": "bid", "seat": seat, "bid": tricks})
+    play_tricks(match, [["2S", "3S", "4S", "5S", "AS"]])  # Bob leads; Ann's ace takes the trick
+    # Bob, Cid, Dan bid 0 and took none: 10 each; Ann bid 0 and took 1, Eve bid 1 and took 0: 0 each
+    assert [p["score"] for p in match.view()["players"]] == [0, 10, 10, 10, 0]
+    # Bob, Cid, Dan share places 1 to 3, Ann and Eve places 4 and 5. P = 1, N = 5:
+    # Bob, Cid, Dan each pay the average of 0, 2P and 4P = 2.00; Ann, Eve the average of 6P and 8P = 7.00
+    # pool 20.00; 20.00 / 3: Bob 6.67, Cid 6.67, Dan 6.66; nets Ann -7.00, Bob +4.67, Cid +4.67,
+    # Dan +4.66, Eve -7.00. Ann (7.00, the lower seat of two) pays Bob 4.67; Eve pays Cid 4.67;
+    # Ann pays her last 2.33 to Dan, and so does Eve
+    settled(match, "20.00",
+            [(0, 4, "7.00", "0.00", "-7.00"), (1, 1, "2.00", "6.67", "4.67"), (2, 1, "2.00", "6.67", "4.67"),
+             (3, 1, "2.00", "6.66", "4.66"), (4, 4, "7.00", "0.00", "-7.00")],
+            [(0, 1, "4.67"), (0, 3, "2.33"), (4, 2, "4.67"), (4, 3, "2.33")])
+
+
+# --- Dureń: each deal lost pays the stake to its winner, a draw nothing (RULES.md §3) ---------------------
+
+def test_duren_each_deal_lost_pays_the_stake_and_a_draw_pays_nothing(new_match):
+    match = new_match("duren", ["Ala", "Bartek"], {}, "0.35")
+    mirrored = [(1 - seat, cards, beaten) for seat, cards, beaten in DEAL_ONE]
+    for dealer, trump, rounds in [
+        (0, "10H", DEAL_ONE),     # Ala wins; the loser, Bartek, deals next
+        (1, "9C", DEAL_DRAWN),    # a draw; Ala, who did not deal it, deals next
+        (0, "10H", DEAL_ONE),     # Ala wins
+        (1, "10H", mirrored),     # Bartek wins
+    ]:
+        match.play({"type": "deal", "dealer": dealer, "trump": trump})
+        for seat, cards, beaten in rounds:
+            match.play({"type": "attack", "seat": seat, "cards": cards.split()})
+            match.play({"type": "defend", "seat": 1 - seat,
+                        "beats": [{"card": card, "with": other} for card, other in beaten.items()]})
+    match.play({"type": "end"})
+    assert [p["points"] for p in match.view()["players"]] == [2, 1]
+    # P = 0.35: Ala lost 1 deal and pays 0.35, won 2 and receives 0.70; Bartek pays 0.70, receives 0.35;
+    # what changed hands is 1.05; net Ala +0.35, Bartek -0.35
+    settled(match, "1.05",
+            [(0, 1, "0.35", "0.70", "0.35"), (1, 2, "0.70", "0.35", "-0.35")],
+            [(1, 0, "0.35")])
