@@ -7,7 +7,7 @@ A game is a stateless object with `new_state`, `decide` (command -> event, or a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -343,11 +343,19 @@ def end_match(state: Table) -> None:
     state.finished = True
 
 
-def eliminate(state: Table, seats: list[int], all_out: Callable[[list[int]], list[list[int]]] | None = None) -> None:
+def groups_by(seats: Iterable[int], figure: Callable[[int], int], most_first: bool = False) -> list[list[int]]:
+    """`seats` in groups of equal `figure`, the fewest first (the most, with `most_first`): the best group first."""
+    seats = sorted(seats)
+    values = sorted({figure(seat) for seat in seats}, reverse=most_first)
+    return [[seat for seat in seats if figure(seat) == value] for value in values]
+
+
+def eliminate(state: Table, seats: list[int], all_out: Callable[[int], int] | None = None) -> None:
     """`seats` go out together (ex aequo); the match finishes when at most one player is left.
 
-    When they are everyone still in, `all_out(seats)` orders them into groups, best first (by default
-    they all share the places that are left, the winner's included).
+    When they are everyone still in, they all share the places that are left, the winner's included; or,
+    given `all_out(seat)` (a total, the points of the deal), they take those places in its order, the
+    fewest first, equal figures sharing.
     """
     if not seats:
         return
@@ -356,7 +364,7 @@ def eliminate(state: Table, seats: list[int], all_out: Callable[[list[int]], lis
     for seat in seats:
         state.out[seat] = True
     if everyone:
-        state.final = all_out(seats) if all_out else [seats]
+        state.final = groups_by(seats, all_out) if all_out else [seats]
         state.finished = True
         return
     state.eliminated.append(seats)
