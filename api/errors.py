@@ -71,6 +71,13 @@ class SeqConflict(ApiError):
     code = "seq_conflict"
 
 
+class CreationRetryExpired(ApiError):
+    "A creation retried after the time in which its answer, and the match key, are given again"
+
+    status = 409
+    code = "creation_retry_expired"
+
+
 class BadIdempotencyKey(ApiError):
     "An Idempotency-Key header that is empty, too long or not plain text"
 

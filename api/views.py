@@ -18,6 +18,7 @@ import json
 import re
 import secrets
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import segno
@@ -26,14 +27,30 @@ from flask import Blueprint, Response, make_response, request, url_for
 from referee import Match, catalogue
 
 from . import encoding, schemas, store
-from .errors import BadContentType, BadIdempotencyKey, BadJson, IdempotencyKeyReused, KeyRequired, SeqConflict, WrongKey
+from .errors import (
+    BadContentType,
+    BadIdempotencyKey,
+    BadJson,
+    CreationRetryExpired,
+    IdempotencyKeyReused,
+    KeyRequired,
+    SeqConflict,
+    WrongKey,
+)
 
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-CREATION_KEY_LENGTH = 22  # 128 bits in base64url
-CREATION_KEY_DISTINCT = 8  # fewer is no random key (32 random hex digits have fewer once in 10^7 at most)
+# A creation key is a secret, so it must look random: a UUID v4 or at least 32 hex digits (with letters,
+# digits and 8 distinct characters: 32 random hex digits miss that once in 3 million), or at least 22
+# base64url characters (128 bits) with both cases and 11 distinct characters (22 random ones miss that
+# once in 50,000, 43 of them, 256 bits, once in 10^9). Counters, timestamps, dates, words, names and
+# e-mail addresses do not pass: too few distinct characters, one case only, or punctuation.
+UUID_V4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
+HEX_KEY = re.compile(r"^[0-9a-fA-F]{32,}$")
+BASE64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{22,}$")
+CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
 lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
 
 
@@ -124,7 +141,7 @@ def create_once(idempotency_key: str, body: object, match: Match):
     earlier = store.idempotent_match(db, key_hash)
     if earlier is None:
         match_id = store.new_match_id()
-        key = store.derived_key(idempotency_key, match_id)
+        key = store.derived_key(db, idempotency_key, match_id)
         try:
             store.insert_match(db, match_id, match.header(), store.hash_key(key), key_hash, digest)
         except sqlite3.IntegrityError:  # the first attempt of this retry was stored just now
@@ -136,7 +153,11 @@ def create_once(idempotency_key: str, body: object, match: Match):
     if not hmac.compare_digest(earlier["request_hash"], digest):
         raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
     first_id = earlier["id"]
-    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(idempotency_key, first_id))
+    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
+        raise CreationRetryExpired("This Idempotency-Key created a match more than 24 hours ago; its key is only "
+                                   "given again within 24 hours. Ask the phone that scores it for the key.",
+                                   {"id": first_id})
+    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(db, idempotency_key, first_id))
 
 
 def created(match_id: str, match: Match, key: str):
@@ -258,18 +279,27 @@ def reject_constant(name: str):
 
 
 def request_idempotency_key(creation: bool = False) -> str | None:
-    """The Idempotency-Key header, checked. A creation's key is the secret its match key is derived from: it
-    must be long and random (at least 22 characters, such as 128 random bits in base64url)."""
+    """The Idempotency-Key header, checked. A creation's key is a secret its match key is derived from: it
+    must look random (`looks_random`)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):
         raise BadIdempotencyKey("An Idempotency-Key is 1 to 200 visible ASCII characters, without spaces.")
-    if creation and (len(key) < CREATION_KEY_LENGTH or len(set(key)) < CREATION_KEY_DISTINCT):
+    if creation and not looks_random(key):
         raise BadIdempotencyKey(
-            f"The Idempotency-Key that creates a match is a secret: make it at least {CREATION_KEY_LENGTH} "
-            "random characters, such as 128 random bits in base64url or two UUIDs.")
+            "The Idempotency-Key that creates a match is a secret and must be random: a UUID v4, 32 random hex "
+            "digits, or 256 random bits in base64url (43 characters).")
     return key
+
+
+def looks_random(key: str) -> bool:
+    """Whether a creation key is of a random kind (a UUID v4, hex, base64url) with the variety randomness has."""
+    if UUID_V4.match(key) or HEX_KEY.match(key):
+        digits = key.replace("-", "").lower()
+        return len(set(digits)) >= 8 and any(c.isdigit() for c in digits) and any(c.isalpha() for c in digits)
+    return bool(BASE64URL_KEY.match(key)) and len(set(key)) >= 11 and any(c.isupper() for c in key) \
+        and any(c.islower() for c in key)
 
 
 def request_hash(route: str, body: object) -> str:
