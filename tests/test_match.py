@@ -240,7 +240,7 @@ def test_stakes(stake, shown):
     assert isinstance(match.stake, Decimal)
 
 
-@pytest.mark.parametrize("stake", ["abc", "-1", "0.00001", 1.5, True, "NaN", "Infinity", "1000000.01", [1]])
+@pytest.mark.parametrize("stake", ["abc", "-1", "0.00001", 1e-5, True, "NaN", "Infinity", "1000000.01", [1]])
 def test_bad_stakes(stake):
     with pytest.raises(InvalidInput) as raised:
         Match.create("ogorek", ["A", "B"], stake=stake)

@@ -7,6 +7,7 @@ minus points exceed the limit is out; the last one left wins the pool.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 from ..cards import RANKS
@@ -71,6 +72,9 @@ class Ogorek(ClimbingGame):
         reason = command.get("reason")
         if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
             raise InvalidInput("bad_reason", "reason is a short text (at most 200 characters).")
+        if reason and any(control(char) for char in reason):
+            raise InvalidInput("bad_reason", "reason is one line of text, without control characters (a line break, "
+                               "a tab, a text direction mark, ...).")
         event = {"type": "penalty", "seat": seat, "points": points}
         if reason and reason.strip():
             event["reason"] = reason.strip()  # only when given: the points alone say nothing of why
@@ -108,3 +112,9 @@ class Ogorek(ClimbingGame):
 
 
 GAME = Ogorek()
+
+
+def control(char: str) -> bool:
+    """A character that is no text of its own: controls, line and paragraph separators, text direction marks."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or "\u202a" <= char <= "\u202e" \
+        or "\u2066" <= char <= "\u2069"
