@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import segno
-from flask import Blueprint, Response, make_response, request, url_for
+from flask import Blueprint, Response, current_app, make_response, request, url_for
 
 from referee import Match, catalogue
 
@@ -106,13 +106,23 @@ def get_settlement(match_id: str):
 
 @bp.get("/api/matches/<match_id>/qr.svg")
 def get_follow_qr(match_id: str):
-    """A QR code of the page's follow link, for the other phones at the table to scan."""
+    """A QR code of the page's follow link, for the other phones at the table to scan.
+
+    The link is built from the configured `PUBLIC_URL`; without one, from the request's host, and then no
+    shared cache may keep the code (another request's Host would otherwise be served to everyone).
+    """
     store.match_row(store.get_db(), match_id)
-    link = url_for("webui.index", m=match_id, _external=True)
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        link = f"{public.rstrip('/')}{url_for('webui.index', m=match_id)}"
+    else:
+        link = url_for("webui.index", m=match_id, _external=True)
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
                                      xmldecl=False, title="Follow the match")
-    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
+    return response
 
 
 @bp.get("/openapi.yaml")
