@@ -25,6 +25,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MATCHES_CACHED=MATCHES_CACHED,
+        # The address phones reach the service at (`https://kibic.example.org`): follow links and their QR
+        # codes are built from it, never from the request's Host header, which anyone can set.
+        PUBLIC_URL=os.environ.get("KIBIC_PUBLIC_URL") or None,
+        # The host names the service answers to (Flask refuses others with 400); none: any.
+        TRUSTED_HOSTS=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_HOSTS", "").split(",") if host.strip()]
+        or None,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

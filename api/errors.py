@@ -71,6 +71,13 @@ class SeqConflict(ApiError):
     code = "seq_conflict"
 
 
+class CreationRetryExpired(ApiError):
+    "A creation retried after the time in which its answer, and the match key, are given again"
+
+    status = 409
+    code = "creation_retry_expired"
+
+
 class BadIdempotencyKey(ApiError):
     "An Idempotency-Key header that is empty, too long or not plain text"
 
@@ -166,7 +173,8 @@ def handle_error(error: Exception):
     if isinstance(error, ApiError):
         return error_response(error.status, error.code, error.message, error.details)
     if isinstance(error, Rejected):
-        return error_response(409, error.code, error.message, {"seat": error.seat, "forceable": error.forceable})
+        return error_response(409, error.code, error.message, {**error.details, "seat": error.seat,
+                                                                    "forceable": error.forceable})
     if isinstance(error, InvalidInput):
         return error_response(422, error.code, error.message, error.details)
     if isinstance(error, CardError):

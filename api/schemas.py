@@ -54,12 +54,10 @@ class CardText(fields.String):
 
 
 class Stake(fields.Field):
-    "A decimal amount of money, written as text (\"0.50\") or as a whole number"
+    "A decimal amount of money, written as text (\"0.50\") or as a JSON number; the engine reads the amount"
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ValidationError('Write the stake as text, like "0.50".')
         if isinstance(value, str) and len(value) > 20:
             raise ValidationError("The stake is too long to be an amount.")

@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 NOT_MIGRATED = "kibic.store_not_migrated"
+SERVER_SECRET = "kibic.server_secret"
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
 migrations = Migrations("kibic")
@@ -75,6 +76,15 @@ def remember_idempotent_creations(db: Database) -> None:
     db["matches"].add_column("request_hash", str)
     db.execute("CREATE UNIQUE INDEX matches_idempotency_key ON matches (idempotency_key_hash) "
                "WHERE idempotency_key_hash IS NOT NULL")
+
+
+@migrations()
+def create_the_server_secret(db: Database) -> None:
+    """A secret of this server's own, made at its first start and kept with the data (never in the code): the
+    match key of a creation retried with an Idempotency-Key is derived from it, so that knowing a creation
+    key is not enough to know the match key."""
+    db["settings"].create({"name": str, "value": str}, pk="name", not_null={"value"})
+    db.execute("INSERT INTO settings (name, value) VALUES ('server_secret', ?)", [secrets.token_hex(32)])
 
 
 # --- connections ---------------------------------------------------------------------------------
@@ -168,10 +178,21 @@ def new_key() -> str:
     return secrets.token_urlsafe(32)
 
 
-def derived_key(idempotency_key: str, match_id: str) -> str:
-    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by that secret over the
-    match id. A retry of the creation can give the same key again while only hashes are stored."""
-    digest = hmac.new(idempotency_key.encode(), b"kibic match key\0" + match_id.encode(), hashlib.sha256).digest()
+def server_secret(db: Database) -> bytes:
+    """The server's own secret (`create_the_server_secret`), read once per process."""
+    secret = current_app.extensions.get(SERVER_SECRET)
+    if secret is None:
+        row = db.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
+        secret = current_app.extensions[SERVER_SECRET] = bytes.fromhex(row[0])
+    return secret
+
+
+def derived_key(db: Database, idempotency_key: str, match_id: str) -> str:
+    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by the server's secret over
+    the creation key and the match id. A retry of the creation can give the same key again while only
+    hashes are stored, and nobody without the server's secret can work it out from the creation key."""
+    message = b"kibic match key\0" + idempotency_key.encode() + b"\0" + match_id.encode()
+    digest = hmac.new(server_secret(db), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 

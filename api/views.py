@@ -1,9 +1,12 @@
 """The routes: parse the request, ask the engine or the store, serialise the answer.
 
-Writes need the match's key (`Authorization: Bearer <key>`). A write may carry `expect_seq` (refused
-with 409 when the log has moved on) and an `Idempotency-Key` header (a retry returns the first answer
-and records nothing). The state of a match carries the `ETag` `"<id>-<seq>"`: asked again with it in
-`If-None-Match` while nothing was logged, the answer is `304` without building the state.
+Writes need the match's key (`Authorization: Bearer <key>`). Reads do not, but a reader without the key
+sees no card of a hand entered for the referee before it is played (`Match.public`); a read that sends
+the key gets the hands, and a wrong key is refused (403): a cheap check of a key that records nothing.
+A write may carry `expect_seq` (refused with 409 when the log has moved on) and an
+`Idempotency-Key` header (a retry returns the first answer and records nothing). The state of a match
+carries the `ETag` `"<id>-<seq>"`: asked again with it in `If-None-Match` while nothing was logged, the
+answer is `304` without building the state.
 """
 
 from __future__ import annotations
@@ -15,22 +18,39 @@ import json
 import re
 import secrets
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import segno
-from flask import Blueprint, Response, make_response, request, url_for
+from flask import Blueprint, Response, current_app, make_response, request, url_for
 
 from referee import Match, catalogue
 
 from . import encoding, schemas, store
-from .errors import BadContentType, BadIdempotencyKey, BadJson, IdempotencyKeyReused, KeyRequired, SeqConflict, WrongKey
+from .errors import (
+    BadContentType,
+    BadIdempotencyKey,
+    BadJson,
+    CreationRetryExpired,
+    IdempotencyKeyReused,
+    KeyRequired,
+    SeqConflict,
+    WrongKey,
+)
 
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-CREATION_KEY_LENGTH = 22  # 128 bits in base64url
-CREATION_KEY_DISTINCT = 8  # fewer is no random key (32 random hex digits have fewer once in 10^7 at most)
+# A creation key is a secret, so it must look random: a UUID v4 or at least 32 hex digits (with letters,
+# digits and 8 distinct characters: 32 random hex digits miss that once in 3 million), or at least 22
+# base64url characters (128 bits) with both cases and 11 distinct characters (22 random ones miss that
+# once in 50,000, 43 of them, 256 bits, once in 10^9). Counters, timestamps, dates, words, names and
+# e-mail addresses do not pass: too few distinct characters, one case only, or punctuation.
+UUID_V4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
+HEX_KEY = re.compile(r"^[0-9a-fA-F]{32,}$")
+BASE64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{22,}$")
+CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
 lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
 
 
@@ -43,45 +63,66 @@ def games():
 
 @bp.get("/api/matches/<match_id>")
 def get_match(match_id: str):
+    keyed = reader_has_key(match_id)
     db = store.get_db()
     seq = store.latest_seq(db, match_id)
-    if request.if_none_match.contains_weak(etag(match_id, seq)):
+    if request.if_none_match.contains_weak(etag(match_id, seq, keyed)):
         response = Response(status=304)
     else:
         with store.current_match(db, match_id, seq) as match:
-            response = make_response(state(match_id, match))
+            response = make_response(state(match_id, match, keyed))
         seq = match.seq
-    response.set_etag(etag(match_id, seq))
-    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(etag(match_id, seq, keyed))
+    return private(response, keyed)
+
+
+def etag(match_id: str, seq: int, keyed: bool = False) -> str:
+    """The state's version: a match's log only grows, so its id and latest seq name one state (one for a
+    reader with the key, one for a reader without)."""
+    return f"{match_id}-{seq}-key" if keyed else f"{match_id}-{seq}"
+
+
+def private(response: Response, keyed: bool) -> Response:
+    """An answer that depends on the reader's key: always asked again (an ETag saves the body), and no shared
+    cache keeps one reader's answer for another."""
+    response.vary.add("Authorization")
+    response.headers["Cache-Control"] = "private, no-cache" if keyed else "no-cache"
     return response
-
-
-def etag(match_id: str, seq: int) -> str:
-    """The state's version: a match's log only grows, so its id and latest seq name one state."""
-    return f"{match_id}-{seq}"
 
 
 @bp.get("/api/matches/<match_id>/events")
 def get_events(match_id: str):
+    keyed = reader_has_key(match_id)
     with store.current_match(store.get_db(), match_id) as match:
-        return {"events": match.events_view()}
+        return private(make_response({"events": match.events_view(hidden=not keyed)}), keyed)
 
 
 @bp.get("/api/matches/<match_id>/settlement")
 def get_settlement(match_id: str):
+    keyed = reader_has_key(match_id)
     with store.current_match(store.get_db(), match_id) as match:
-        return match.settlement()
+        return private(make_response(match.settlement()), keyed)
 
 
 @bp.get("/api/matches/<match_id>/qr.svg")
 def get_follow_qr(match_id: str):
-    """A QR code of the page's follow link, for the other phones at the table to scan."""
+    """A QR code of the page's follow link, for the other phones at the table to scan.
+
+    The link is built from the configured `PUBLIC_URL`; without one, from the request's host, and then no
+    shared cache may keep the code (another request's Host would otherwise be served to everyone).
+    """
     store.match_row(store.get_db(), match_id)
-    link = url_for("webui.index", m=match_id, _external=True)
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        link = f"{public.rstrip('/')}{url_for('webui.index', m=match_id)}"
+    else:
+        link = url_for("webui.index", m=match_id, _external=True)
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
                                      xmldecl=False, title="Follow the match")
-    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
+    return response
 
 
 @bp.get("/openapi.yaml")
@@ -110,7 +151,7 @@ def create_once(idempotency_key: str, body: object, match: Match):
     earlier = store.idempotent_match(db, key_hash)
     if earlier is None:
         match_id = store.new_match_id()
-        key = store.derived_key(idempotency_key, match_id)
+        key = store.derived_key(db, idempotency_key, match_id)
         try:
             store.insert_match(db, match_id, match.header(), store.hash_key(key), key_hash, digest)
         except sqlite3.IntegrityError:  # the first attempt of this retry was stored just now
@@ -122,7 +163,11 @@ def create_once(idempotency_key: str, body: object, match: Match):
     if not hmac.compare_digest(earlier["request_hash"], digest):
         raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
     first_id = earlier["id"]
-    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(idempotency_key, first_id))
+    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
+        raise CreationRetryExpired("This Idempotency-Key created a match more than 24 hours ago; its key is only "
+                                   "given again within 24 hours. Ask the phone that scores it for the key.",
+                                   {"id": first_id})
+    return created(first_id, Match.replay(store.header(earlier), []), store.derived_key(db, idempotency_key, first_id))
 
 
 def created(match_id: str, match: Match, key: str):
@@ -193,19 +238,31 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
     return SeqConflict(message, {"seq": match.seq, "state": state(match_id, match)})
 
 
-def state(match_id: str, match: Match) -> dict:
-    return {"id": match_id, **match.view(), "history": encoding.history_text(match)}
+def state(match_id: str, match: Match, keyed: bool = True) -> dict:
+    """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
+    return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
 
 
 # --- the request ----------------------------------------------------------------------------------
 
-def authorize(match_id: str) -> None:
+def reader_has_key(match_id: str) -> bool:
+    """Whether a read comes with the match's key: False without an Authorization header, True with the right
+    key; a wrong or malformed one is refused as for a write (401, 403), so a phone can check a key with it."""
+    if "Authorization" not in request.headers:
+        return False
+    authorize(match_id, "Send the match's key as Authorization: Bearer <key>, or no Authorization header to read "
+                        "the match without its hands.")
+    return True
+
+
+def authorize(match_id: str, no_key: str = "Changing a match needs its key: send the header Authorization: "
+                                           "Bearer <key>.") -> None:
     """The match exists (404) and the request carries its key (401 without one, 403 with another)."""
     row = store.match_row(store.get_db(), match_id)
     scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
     key = key.strip()
     if scheme.lower() != "bearer" or not key:
-        raise KeyRequired("Changing a match needs its key: send the header Authorization: Bearer <key>.")
+        raise KeyRequired(no_key)
     if not store.key_matches(key, row["key_hash"]):
         raise WrongKey("That is not this match's key.")
 
@@ -232,18 +289,27 @@ def reject_constant(name: str):
 
 
 def request_idempotency_key(creation: bool = False) -> str | None:
-    """The Idempotency-Key header, checked. A creation's key is the secret its match key is derived from: it
-    must be long and random (at least 22 characters, such as 128 random bits in base64url)."""
+    """The Idempotency-Key header, checked. A creation's key is a secret its match key is derived from: it
+    must look random (`looks_random`)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):
         raise BadIdempotencyKey("An Idempotency-Key is 1 to 200 visible ASCII characters, without spaces.")
-    if creation and (len(key) < CREATION_KEY_LENGTH or len(set(key)) < CREATION_KEY_DISTINCT):
+    if creation and not looks_random(key):
         raise BadIdempotencyKey(
-            f"The Idempotency-Key that creates a match is a secret: make it at least {CREATION_KEY_LENGTH} "
-            "random characters, such as 128 random bits in base64url or two UUIDs.")
+            "The Idempotency-Key that creates a match is a secret and must be random: a UUID v4, 32 random hex "
+            "digits, or 256 random bits in base64url (43 characters).")
     return key
+
+
+def looks_random(key: str) -> bool:
+    """Whether a creation key is of a random kind (a UUID v4, hex, base64url) with the variety randomness has."""
+    if UUID_V4.match(key) or HEX_KEY.match(key):
+        digits = key.replace("-", "").lower()
+        return len(set(digits)) >= 8 and any(c.isdigit() for c in digits) and any(c.isalpha() for c in digits)
+    return bool(BASE64URL_KEY.match(key)) and len(set(key)) >= 11 and any(c.isupper() for c in key) \
+        and any(c.islower() for c in key)
 
 
 def request_hash(route: str, body: object) -> str:

@@ -81,8 +81,9 @@ class Knowledge:
             if verdict is None:
                 still_open.append(claim)
             else:
-                code, message = verdict
-                findings.append(Finding(claim.seq, seat, code, message, proof_seq, claim.deal, claim.trick))
+                code, message, *details = verdict
+                findings.append(Finding(claim.seq, seat, code, message, proof_seq, claim.deal, claim.trick,
+                                        dict(details[0]) if details else {}))
         if seat in self.claims:
             self.claims[seat] = still_open
         return findings

@@ -6,6 +6,11 @@ rejection); `record` appends it and applies it. An `undo` event retracts the lat
 state is folded again from the log, so the same log always rebuilds the same state.
 
 Recording an event costs the same at event 10 and at event 5,000: only an undo folds the log again.
+
+Hands entered for the referee are the table's secret until their cards are played (RULES.md, "Hidden
+cards stay hidden"): `public()` is the match as a reader without the key knows it, folded from the log
+with those hands left out, so nothing the referee learned from them shows (`expected`'s legal cards, the
+cards known to lie in a hand, who may still hold a card).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from .games import get_game
 from .games.base import Decision, Game, Lot, Table
@@ -24,6 +29,11 @@ MAX_NAME_LENGTH = 40
 MAX_STAKE = Decimal("1000000")
 MAX_STAKE_DECIMALS = 4
 CURRENCY = re.compile(r"^[A-Z]{3}$")
+STAKE = re.compile(r"^[0-9]{1,7}(\.[0-9]{1,4})?$", re.ASCII)  # plain digits, a point, at most 4 decimals
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # fillers and blanks that count as letters or symbols
+LOOKALIKE = str.maketrans(  # Cyrillic and Greek letters drawn like Latin ones, for telling names apart
+    "авсеһіјкмнорѕтхуАВСЕНІЈКМОРЅТХУԁԛԝαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "abcehijkmhopstxyABCEHIJKMOPSTXYdqwaBeiKvopTuxABEZHIKMNOPTYX")
 
 
 class Match:
@@ -39,6 +49,9 @@ class Match:
         self.undone: dict[int, int] = {}  # seq of a retracted event -> seq of the undo that retracted it
         self.live: list[int] = []  # the seqs of the live events, oldest first: an undo retracts the last
         self.state: Table = game.new_state(players, options)
+        self.secret: set[int] = set()  # the seqs of deal events whose hands a reader without the key may not see
+        self.dealt: int | None = None  # the live deal event of the current deal, when it carries hands
+        self.shadow: Match | None = None  # `public()`, kept up to date while there are secret hands
 
     # --- making and rebuilding -------------------------------------------------------------------
     @classmethod
@@ -102,6 +115,9 @@ class Match:
             return []
         before = len(self.state.findings)
         self.game.evolve(self.state, event)
+        self.note_secret(event)
+        if self.shadow is not None:
+            self.shadow.record(without_hands(event), event["seq"])
         return self.state.findings[before:]
 
     def append(self, event: dict, seq: int | None = None) -> dict:
@@ -130,15 +146,49 @@ class Match:
 
     def refold(self) -> None:
         self.state = self.game.new_state(self.players, self.options)
+        self.secret = {seq for seq in self.undone if self.log[seq - 1].get("hands")}  # never played as entered
+        self.dealt = None
+        self.shadow = None
         for event in self.live_events():
             self.game.evolve(self.state, event)
+            self.note_secret(event)
+
+    def note_secret(self, event: dict) -> None:
+        """Keeps `secret` true after `event`: a deal's entered hands are secret until the game says otherwise."""
+        if event["type"] == "deal":
+            self.dealt = event["seq"] if event.get("hands") else None
+        if self.dealt is None:
+            return
+        if self.game.hands_secret(self.state):
+            self.secret.add(self.dealt)
+        else:
+            self.secret.discard(self.dealt)
+            self.dealt = None
+
+    def public(self) -> Match:
+        """The match as a reader without the key knows it: folded from the log with the secret hands left out.
+
+        Itself when no hand is secret; else a copy kept up to date event by event until an undo or the end
+        of the secret.
+        """
+        if not self.secret:
+            self.shadow = None
+            return self
+        if self.shadow is None or self.shadow.seq != self.seq:
+            self.shadow = Match.replay(self.header(), [without_hands(e) if e["seq"] in self.secret else e
+                                                       for e in self.log])
+        return self.shadow
 
     # --- what the table sees -----------------------------------------------------------------------
     def expected(self) -> dict | None:
         return self.game.expected(self.state)
 
-    def events_view(self) -> list[dict]:
-        return [{**e, "undone_by": self.undone.get(e["seq"])} for e in self.log]
+    def events_view(self, hidden: bool = False) -> list[dict]:
+        """The whole log, each event with the seq of the undo that retracted it; `hidden`: without the hands
+        that are still the table's secret."""
+        secret = self.secret if hidden else ()
+        return [{**(without_hands(e) if e["seq"] in secret else e), "undone_by": self.undone.get(e["seq"])}
+                for e in self.log]
 
     def view(self) -> dict:
         state = self.state
@@ -190,6 +240,11 @@ class Match:
         }
 
 
+def without_hands(event: dict) -> dict:
+    """A deal event without the hands entered with it (any other event as it is)."""
+    return {key: value for key, value in event.items() if key != "hands"} if "hands" in event else event
+
+
 def shared(value: object) -> object:
     """An event's data with its texts interned: the thousands of events a server holds share one copy of
     each field name, event type and card, instead of one per event read from the log or decided."""
@@ -205,7 +260,7 @@ def shared(value: object) -> object:
 def check_players(game: Game, players: object) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidInput("bad_players", "players is a list of names, in clockwise order.")
-    names = [p.strip() for p in players]
+    names = [unicodedata.normalize("NFC", p).strip() for p in players]
     if not game.min_players <= len(names) <= game.max_players:
         raise InvalidInput("bad_players", f"{game.title} is for {game.min_players} to {game.max_players} players, "
                            f"not {len(names)}.", {"players": len(names)})
@@ -216,25 +271,47 @@ def check_players(game: Game, players: object) -> list[str]:
         if any(unicodedata.category(char) == "Cc" for char in name):
             raise InvalidInput("bad_players", f"A player's name cannot hold control characters (a line break, a tab, "
                                f"...): {name!r}.", {"name": name})
-    folded = [name.casefold() for name in names]
-    if len(set(folded)) != len(folded):
-        raise InvalidInput("bad_players", "Two players have the same name; give each a name of their own.")
+        if not any(visible(char) for char in name):
+            raise InvalidInput("bad_players", "A player's name needs a letter, a digit or a sign that can be seen.",
+                               {"name": name})
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(same_name(name), name)
+        if other is not name:
+            raise InvalidInput("bad_players", f"Two players have the same name, or names that look the same "
+                               f"({other!r} and {name!r}); give each a name of their own.", {"name": name})
     return names
 
 
+def visible(char: str) -> bool:
+    """Whether a character shows: a letter, digit, punctuation or symbol, not a space, a control or a filler."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in INVISIBLE
+
+
+def same_name(name: str) -> str:
+    """What two names that people would take for the same compare equal by: compatibility forms (full-width
+    letters), case, accents written either way, invisible characters and look-alike letters folded."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    folded = "".join(char for char in unicodedata.normalize("NFKC", folded) if visible(char) or char == " ")
+    return " ".join(folded.translate(LOOKALIKE).lower().split())
+
+
 def check_stake(stake: object) -> Decimal:
+    """A stake is plain ASCII digits with an optional point and at most 4 decimals ("0.50"), or a JSON number
+    meaning the same; no sign, exponent, digit separator or other script's digits."""
     if stake is None:
         return Decimal(0)
-    if isinstance(stake, bool) or not isinstance(stake, (str, int)):
+    if isinstance(stake, bool) or not isinstance(stake, (str, int, float)):
         raise InvalidInput("bad_stake", "stake is a decimal amount written as text, like \"0.50\".")
-    try:
-        amount = Decimal(str(stake).strip())
-    except InvalidOperation:
-        raise InvalidInput("bad_stake", f"stake {stake!r} is not an amount; write it like \"0.50\".") from None
-    if not amount.is_finite() or amount < 0 or amount > MAX_STAKE:
+    text = stake.strip() if isinstance(stake, str) else repr(stake)
+    if isinstance(stake, float) and stake.is_integer() and abs(stake) < 1e16:
+        text = str(int(stake))
+    if not STAKE.match(text):
+        raise InvalidInput("bad_stake", f"stake {str(stake)[:30]!r} is not an amount: write digits with at most "
+                           f"{MAX_STAKE_DECIMALS} decimals after a point, like \"0.50\".")
+    amount = Decimal(text)
+    if amount > MAX_STAKE:
         raise InvalidInput("bad_stake", f"stake must be from 0 to {MAX_STAKE}.")
-    if -amount.normalize().as_tuple().exponent > MAX_STAKE_DECIMALS:
-        raise InvalidInput("bad_stake", f"stake has at most {MAX_STAKE_DECIMALS} decimal places.")
     return amount
 
 

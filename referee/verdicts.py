@@ -5,12 +5,15 @@
 - A **warning** travels with a recorded event: something is off but the table let it stand.
 - A **finding** names an earlier recorded play whose claim a later event proved false, with the proof.
 
-Every verdict has a stable `code` that clients translate, the seat, and a message for people.
+Every verdict has a stable `code` that clients translate, the seat, a message for people, and `details`: the
+values (seats as numbers, cards in the API's notation) a client needs to say it in the table's language.
+No verdict names a card of an entered hand other than the card it is about (RULES.md, "Hidden cards stay
+hidden").
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 
 class InvalidInput(ValueError):
@@ -26,15 +29,18 @@ class InvalidInput(ValueError):
 class Rejected(Exception):
     "An event the rules refuse: it cannot have happened, or is provably illegal"
 
-    def __init__(self, code: str, message: str, *, seat: int | None = None, forceable: bool = False):
+    def __init__(self, code: str, message: str, *, seat: int | None = None, forceable: bool = False,
+                 details: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.seat = seat
         self.forceable = forceable
+        self.details = details or {}
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "seat": self.seat, "forceable": self.forceable}
+        return {"code": self.code, "message": self.message, "seat": self.seat, "forceable": self.forceable,
+                "details": self.details}
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class RefereeWarning:
     code: str
     message: str
     seat: int | None = None
+    details: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -64,6 +71,7 @@ class Finding:
     proof_seq: int
     deal: int | None = None
     trick: int | None = None
+    details: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -78,12 +78,12 @@ class ApiMatch:
 
     # --- reading -----------------------------------------------------------------------------------
     def refresh(self) -> dict:
-        """The state as `GET /api/matches/{id}` shows it now."""
-        self.state = self.table.state({"id": self.id})
+        """The state as `GET /api/matches/{id}` shows it now to the scorer (with the key)."""
+        self.state = self.table.state({"id": self.id, "key": self.key}, keyed=True)
         return self.state
 
     def events(self) -> list[dict]:
-        return self.table.events({"id": self.id})
+        return self.table.events({"id": self.id, "key": self.key}, keyed=True)
 
     def settlement(self) -> dict:
         response = self.table.client.get(f"/api/matches/{self.id}/settlement")

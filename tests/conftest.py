@@ -112,15 +112,20 @@ class Table:
     def play(self, match: dict, seat: str, card: str, expect=201, **fields) -> dict:
         return self.post_event(match, {"type": "play", "seat": SEATS.index(seat), "card": card, **fields}, expect)
 
-    def state(self, match: dict) -> dict:
-        response = self.client.get(f"/api/matches/{match['id']}")
+    def state(self, match: dict, keyed: bool = False) -> dict:
+        """The state as a reader sees it: with the match's key (`keyed`, the scorer) or without (a follower)."""
+        response = self.client.get(f"/api/matches/{match['id']}", headers=self.reader(match, keyed))
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
-    def events(self, match: dict) -> list[dict]:
-        response = self.client.get(f"/api/matches/{match['id']}/events")
+    def events(self, match: dict, keyed: bool = False) -> list[dict]:
+        response = self.client.get(f"/api/matches/{match['id']}/events", headers=self.reader(match, keyed))
         assert response.status_code == 200, response.get_json()
         return response.get_json()["events"]
+
+    @staticmethod
+    def reader(match: dict, keyed: bool) -> dict:
+        return {"Authorization": f"Bearer {match['key']}"} if keyed else {}
 
 
 @pytest.fixture

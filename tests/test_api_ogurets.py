@@ -86,10 +86,11 @@ def test_a_match_of_ogurets_from_the_first_deal_to_the_settlement(table, options
     assert state["expected"] is None and state["settlement"]["final"] is True
     assert [f["seq"] for f in state["findings"]] == [forced]
     left = [seat for seat in lives if lives[seat] > 0]
-    # the last player in wins, or, when everyone still in went out at once, the fewest points in that deal;
-    # then the others by when they went out, the latest first, sharing places when they went out together
+    # the last player in wins, or, when everyone still in went out at once, they are placed by their points
+    # in that deal, fewest first; then the others by when they went out, the latest first, sharing places
+    # when they went out together
     assert bool(left) == ending.endswith("wins")
-    groups = [left] if left else fewest_points_first(out_order.pop(), deal.points)
+    groups = [left] if left else by_fewest_points(out_order.pop(), deal.points)
     groups += reversed(out_order)
     assert {p["seat"]: p["place"] for p in state["players"]} == places_of(groups)
     check_pool(match.settlement(), "1")
@@ -145,10 +146,9 @@ def play_and_undo(match: ApiMatch, deal: Deal, rng: random.Random) -> int:
     return played["seq"]
 
 
-def fewest_points_first(seats: list[int], points: dict[int, int]) -> list[list[int]]:
-    fewest = min(points[seat] for seat in seats)
-    groups = [[seat for seat in seats if points[seat] == fewest], [seat for seat in seats if points[seat] != fewest]]
-    return [group for group in groups if group]
+def by_fewest_points(seats: list[int], points: dict[int, int]) -> list[list[int]]:
+    """Everyone still in out in the same deal: the fewest points first, equal points in one group."""
+    return [[seat for seat in seats if points[seat] == value] for value in sorted({points[seat] for seat in seats})]
 
 
 def places_of(groups: list[list[int]]) -> dict[int, int]:

@@ -3,14 +3,19 @@ creates nothing, while the server stores neither that key nor the match key, onl
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 import sqlite3
 import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 import api.views
-from api import store
+from api import create_app, store
 
 NEW_MATCH = {"game": "ogorek", "players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"}
 
@@ -27,7 +32,7 @@ def stored_matches(app) -> list[tuple]:
 
 @pytest.fixture
 def idempotency_key() -> str:
-    return secrets.token_urlsafe(16)
+    return secrets.token_urlsafe(32)
 
 
 def test_a_retry_gets_the_same_match_and_key_and_creates_nothing(app, client, idempotency_key):
@@ -53,7 +58,7 @@ def test_a_late_retry_gets_the_match_as_it_was_created_and_its_key_still_writes(
 
 
 def test_different_keys_make_different_matches_with_different_keys(app, client):
-    answers = [create(client, idempotency_key=secrets.token_urlsafe(16)).get_json() for _ in range(3)]
+    answers = [create(client, idempotency_key=secrets.token_urlsafe(32)).get_json() for _ in range(3)]
     assert len({a["id"] for a in answers}) == len({a["key"] for a in answers}) == 3
     assert len(stored_matches(app)) == 3
 
@@ -85,10 +90,12 @@ def test_only_hashes_of_the_keys_are_stored(app, client, idempotency_key):
     assert store.hash_key(idempotency_key) in dump and store.hash_key(match["key"]) in dump
 
 
-def test_the_match_key_is_derived_from_the_idempotency_key_and_the_id(client, idempotency_key):
+def test_the_match_key_is_derived_from_the_idempotency_key_and_the_id(app, client, idempotency_key):
     match = create(client, idempotency_key=idempotency_key).get_json()
-    assert match["key"] == store.derived_key(idempotency_key, match["id"])
-    assert match["key"] != store.derived_key(idempotency_key + "x", match["id"])
+    with app.app_context():
+        db = store.get_db()
+        assert match["key"] == store.derived_key(db, idempotency_key, match["id"])
+        assert match["key"] != store.derived_key(db, idempotency_key + "x", match["id"])
     assert len(match["key"]) >= 43  # 256 bits
 
 
@@ -98,6 +105,13 @@ def test_the_match_key_is_derived_from_the_idempotency_key_and_the_id(client, id
     "a" * 40,
     "abcabcabcabcabcabcabcabc",
     "with space " + "x" * 20,
+    # guessable keys that a reader who knows the match id could try (issue: all were accepted before)
+    "1733036400123-1733036400123",
+    "table-1-club-night-2026",
+    "0123456789012345678901",
+    "anna@example.com-match1",
+    "00000000-0000-4000-8000-000000000001",
+    "2026-12-01T20:15:00.000Z",
 ])
 def test_a_creation_key_too_short_or_too_plain_is_refused(app, client, key):
     response = create(client, idempotency_key=key)
@@ -106,7 +120,7 @@ def test_a_creation_key_too_short_or_too_plain_is_refused(app, client, key):
     assert stored_matches(app) == []
 
 
-@pytest.mark.parametrize("make", [lambda: secrets.token_urlsafe(16), lambda: secrets.token_hex(16),
+@pytest.mark.parametrize("make", [lambda: secrets.token_urlsafe(32), lambda: secrets.token_hex(16),
                                   lambda: str(uuid.uuid4())], ids=["base64url", "hex", "uuid"])
 def test_common_random_keys_are_accepted(client, make):
     assert create(client, idempotency_key=make()).status_code == 201
@@ -127,4 +141,30 @@ def test_a_retry_racing_its_first_attempt_gets_the_same_match(app, client, idemp
     assert len(calls) == 2
     assert retry.status_code == 201
     assert retry.get_json() == first
+    assert len(stored_matches(app)) == 1
+
+
+def test_the_match_key_depends_on_the_servers_own_secret(app, client, idempotency_key):
+    """The same creation key and match id give another key on another server: the creation key is not enough."""
+    match = create(client, idempotency_key=idempotency_key).get_json()
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        [(secret,)] = db.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchall()
+    assert len(bytes.fromhex(secret)) == 32
+    without_secret = base64.urlsafe_b64encode(hmac.new(idempotency_key.encode(), b"kibic match key\0" +
+                                                       match["id"].encode(), hashlib.sha256).digest())
+    assert match["key"] != without_secret.rstrip(b"=").decode()
+    other = create_app({"TESTING": True, "DATABASE": str(Path(app.config["DATABASE"]).with_name("other.db"))})
+    with other.app_context():
+        assert store.derived_key(store.get_db(), idempotency_key, match["id"]) != match["key"]
+
+
+def test_a_creation_retried_after_24_hours_gets_no_key(app, client, idempotency_key):
+    first = create(client, idempotency_key=idempotency_key).get_json()
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        db.execute("UPDATE matches SET created = ?", [(datetime.now(UTC) - timedelta(hours=24, minutes=1)).isoformat()])
+    late = create(client, idempotency_key=idempotency_key)
+    assert late.status_code == 409
+    assert late.get_json()["error"]["code"] == "creation_retry_expired"
+    assert late.get_json()["error"]["details"] == {"id": first["id"]}
+    assert first["key"] not in late.get_data(as_text=True)
     assert len(stored_matches(app)) == 1

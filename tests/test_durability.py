@@ -115,7 +115,7 @@ class Writer:
             return status, answer
 
     def create(self, players: list[str], limit: int = 40) -> dict:
-        idempotency_key = secrets.token_urlsafe(16)
+        idempotency_key = secrets.token_urlsafe(32)
         body = {"game": "ogorek", "players": players, "options": {"limit": limit}}
         status, match = self.send("/api/matches", body, "", idempotency_key)
         assert status == 201, match

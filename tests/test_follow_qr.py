@@ -6,7 +6,10 @@ import re
 import xml.etree.ElementTree as ET
 
 import segno
+from conftest import ContractClient
 from flask.testing import FlaskClient
+
+from api import create_app
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -61,3 +64,28 @@ def test_no_qr_code_for_an_unknown_match(client):
     response = client.get("/api/matches/nothing-here/qr.svg")
     assert response.status_code == 404
     assert response.get_json()["error"]["code"] == "match_not_found"
+
+
+def test_without_a_public_address_no_shared_cache_keeps_a_qr_code_built_from_the_host(table, client):
+    match = table.new_match()
+    response = client.get(f"/api/matches/{match['id']}/qr.svg", headers={"Host": "evil.example"})
+    assert response.headers["Cache-Control"].startswith("private")
+
+
+def test_with_a_public_address_the_qr_code_ignores_the_host_header(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "referee.db"),
+                      "PUBLIC_URL": "https://kibic.example.org/"})
+    app.test_client_class = ContractClient
+    client = app.test_client()
+    match = client.post("/api/matches", json={"game": "ogorek", "players": ["S", "W"]}).get_json()
+    response = client.get(f"/api/matches/{match['id']}/qr.svg", headers={"Host": "evil.example"})
+    assert dark_modules(response.data) == symbol_of(f"https://kibic.example.org/?m={match['id']}", border=2)
+    assert response.headers["Cache-Control"] == "public, max-age=86400"
+
+
+def test_trusted_hosts_refuse_any_other_host(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "referee.db"), "TRUSTED_HOSTS": ["kibic.local"]})
+    client = app.test_client()
+    refused = client.get("/api/games", headers={"Host": "evil.example"})
+    assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_request"
+    assert client.get("/api/games", headers={"Host": "kibic.local"}).status_code == 200

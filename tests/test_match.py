@@ -170,15 +170,17 @@ def test_a_forced_play_is_a_finding_proved_by_itself_with_a_warning():
     play_seed(match, SEED_TRICKS[:4])
     play_in_turn(match, ["10", "8", "6"])
     event, warnings, findings = play(match, "W", "6", force=True)
-    message = "W cannot reach 10, so must play their lowest card, 4, not 6."
+    message = "W cannot reach 10, so must play their lowest card, and 6 is not it."  # W's 4 stays unnamed
+    details = {"card": "6", "top": "10"}
     assert event == {"type": "play", "seat": 1, "card": "6", "force": True,
-                     "illegal": {"code": "must_play_lowest", "message": message},
-                     "warnings": [{"code": "must_play_lowest", "message": f"Let stand: {message}", "seat": 1}],
+                     "illegal": {"code": "must_play_lowest", "message": message, "details": details},
+                     "warnings": [{"code": "must_play_lowest", "message": f"Let stand: {message}", "seat": 1,
+                                   "details": details}],
                      "seq": event["seq"]}
     assert warnings == event["warnings"]
     assert [f.as_dict() for f in findings] == [{"seq": event["seq"], "seat": 1, "code": "must_play_lowest",
                                                 "message": message, "proof_seq": event["seq"], "deal": 1,
-                                                "trick": 5}]
+                                                "trick": 5, "details": details}]
     assert play_in_turn(match, ["5", "9", "7", "4"]) == []
     assert match.view()["findings"] == [findings[0].as_dict()]
 
@@ -188,7 +190,8 @@ def test_a_forced_card_that_was_not_dealt_makes_the_hand_unknown():
     with pytest.raises(Rejected) as rejected:
         play(match, "W", "A")
     assert rejected.value.code == "card_not_in_hand"
-    assert rejected.value.message == "W was dealt no A (holds 3 4 6 7 K K)."
+    assert rejected.value.message == "W was dealt no A."  # the rest of the hand stays the table's secret
+    assert rejected.value.details == {"card": "A"}
     _, _, findings = play(match, "W", "A", force=True)
     assert [f.code for f in findings] == ["card_not_in_hand"]
     assert match.view()["deal"]["known_hands"] == [0, 2, 3]
@@ -237,7 +240,7 @@ def test_stakes(stake, shown):
     assert isinstance(match.stake, Decimal)
 
 
-@pytest.mark.parametrize("stake", ["abc", "-1", "0.00001", 1.5, True, "NaN", "Infinity", "1000000.01", [1]])
+@pytest.mark.parametrize("stake", ["abc", "-1", "0.00001", 1e-5, True, "NaN", "Infinity", "1000000.01", [1]])
 def test_bad_stakes(stake):
     with pytest.raises(InvalidInput) as raised:
         Match.create("ogorek", ["A", "B"], stake=stake)

@@ -59,7 +59,8 @@ def test_seed_with_known_hands_w_must_play_4_in_trick_5():
     assert rejected.value.code == "must_play_lowest"
     assert rejected.value.forceable is True
     assert rejected.value.seat == 1
-    assert "W" in rejected.value.message and "10" in rejected.value.message and "4" in rejected.value.message
+    assert rejected.value.message == "W cannot reach 10, so must play their lowest card, and 6 is not it."
+    assert rejected.value.details == {"card": "6", "top": "10"}  # not the 4 that W holds
     event, warnings, findings = play(match, "W", "4")
     assert event["card"] == "4" and warnings == [] and findings == []
 
@@ -80,6 +81,7 @@ def test_seed_blind_w_plays_6_in_trick_5_and_is_found_when_4_shows():
         "proof_seq": four["seq"],
         "deal": 1,
         "trick": 5,
+        "details": {},
     }]
     view = match.view()
     assert view["findings"] == [findings[0].as_dict()]
@@ -154,8 +156,8 @@ def test_equal_or_higher_than_the_highest_so_far_else_the_lowest(table, hand, ca
     assert judge(table, hand, card) == (legal, code)
 
 
-def test_must_play_higher_names_the_cards_that_reach():
-    with pytest.raises(Rejected, match=r"C must play 7 or higher \(7 8\), not 4"):
+def test_must_play_higher_names_the_top_card_and_no_card_of_the_hand():
+    with pytest.raises(Rejected, match=r"^C holds 7 or higher and must play it, not 4\.$"):
         match = Match.create("ogorek", ["A", "B", "C", "D"])
         match.play({"type": "deal", "dealer": 3, "hands": {"2": H}})
         play_in_turn(match, ["5", "7"])

@@ -25,18 +25,18 @@ stakes = st.decimals(min_value=0, max_value=100, places=2).map(str)
 seeds = st.integers(0, 2**64)  # the table's shuffles and choices
 
 
-def winners_by_the_rules(match, scores):
-    """Who takes the pool, worked out from the minus points alone."""
+def last_places_by_the_rules(match, scores):
+    """The places of the players still in, or of those who went out last, from the minus points alone."""
     limit = match.options["limit"]
     in_play = [seat for seat, score in enumerate(scores) if score <= limit]
     if in_play:
-        return in_play
+        return dict.fromkeys(in_play, 1)
     gone_earlier = {seat for group in match.state.eliminated for seat in group}
     last = [seat for seat in match.state.seats if seat not in gone_earlier]
     if match.options["all_out"] == "share":
-        return last
-    best = min(scores[seat] for seat in last)
-    return [seat for seat in last if scores[seat] == best]
+        return dict.fromkeys(last, 1)
+    # lowest_total: by their totals, the lowest first, equal totals sharing their places
+    return {seat: 1 + sum(scores[other] < scores[seat] for other in last) for seat in last}
 
 
 @settings(max_examples=1000, deadline=None)
@@ -51,7 +51,8 @@ def test_random_legal_matches_blind_and_with_known_hands(players, chosen, stake,
         assert view["status"] == "finished" and view["expected"] is None
         assert match.state.scores == table.scores
         winners = [p["seat"] for p in view["players"] if p["place"] == 1]
-        assert winners == winners_by_the_rules(match, table.scores)
+        last = last_places_by_the_rules(match, table.scores)
+        assert {p["seat"]: p["place"] for p in view["players"] if p["seat"] in last} == last
         assert match.game.ranking(match.state)[0] == winners
         money = view["settlement"]
         nets = [Decimal(p["net"]) for p in money["players"]]

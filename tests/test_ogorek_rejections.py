@@ -53,7 +53,7 @@ def test_the_fifth_king_counts_kings_held_in_known_hands():
     play(match, 1, "K")
     error = rejected(match, {"type": "play", "seat": 2, "card": "K"})
     assert error.code == "card_already_played"
-    assert "played or held by others" in error.message
+    assert error.message == "All 4 × K are already played or in the hands entered; C cannot play another."
 
 
 def test_kings_of_a_previous_deal_do_not_count():

@@ -100,7 +100,7 @@ def test_the_ace_is_the_lowest_card_yet_worth_14():
     assert match.expected()["legal"] == ["A"]  # S cannot reach 3: the ace is their lowest
     refused = reject(match, "2")
     assert (refused.code, refused.forceable) == ("must_play_lowest", True)
-    assert "lowest card, A" in refused.message
+    assert refused.message == "S cannot reach 3, so must play their lowest card, and 2 is not it."  # the ace unnamed
     play(match, "A")
     assert match.view()["players"][1]["points"] == 17  # W's 3 took the ace: 3 + 14
     play(match, "A")  # W leads the fourth ace: every card reaches it
@@ -123,7 +123,7 @@ def test_a_king_on_top_makes_every_later_player_play_their_lowest():
         "exhausted": []}
     refused = reject(match, "K")
     assert refused.code == "must_play_lowest"
-    assert refused.message == "K tops the trick, so E must play their lowest card, 5."
+    assert refused.message == "K tops the trick, so E must play their lowest card, and K is not it."
     play(match, "5")
     assert reject(match, "9").code == "must_play_lowest"  # S, last in the trick, too
     play(match, "4")
@@ -168,7 +168,7 @@ def test_without_the_top_card_rule_a_king_must_be_reached():
     assert (match.expected()["rule"], match.expected()["legal"]) == ("reach", ["K"])
     refused = reject(match, "2")
     assert refused.code == "must_play_higher"
-    assert refused.message == "S must play K or higher (K), not 2."
+    assert refused.message == "S holds K or higher and must play it, not 2."
     play(match, "K")
     assert match.expected()["seat"] == 0  # the later of the equal kings takes the trick
 
@@ -196,7 +196,8 @@ def test_known_hands_refuse_a_card_not_dealt_and_a_card_below_the_top():
     assert (not_held.code, not_held.forceable) == ("card_not_in_hand", True)
     below = reject(match, "5")
     assert below.code == "must_play_higher"
-    assert below.message == "S must play 7 or higher (8 9 J Q), not 5."
+    assert below.message == "S holds 7 or higher and must play it, not 5."
+    assert below.details == {"card": "5", "top": "7"}
 
 
 def test_a_play_forced_through_is_a_finding_proved_by_itself():

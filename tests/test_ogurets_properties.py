@@ -51,11 +51,10 @@ def test_random_legal_matches_raise_no_rejection_and_no_finding(setup):
         assert [p["lives"] for p in view["players"]] == [lives[seat] for seat in sorted(lives)]
         assert [p["score"] for p in view["players"]] == [deal.points.get(seat, 0) for seat in sorted(lives)]
         assert all(p["out"] == (lives[p["seat"]] <= 0) for p in view["players"])
-        if all(lives[seat] <= 0 for seat in in_before):  # everyone still in went out at once
-            fewest = min(deal.points[seat] for seat in in_before)
-            winners = {seat for seat in in_before if deal.points[seat] == fewest}
+        if all(lives[seat] <= 0 for seat in in_before):  # everyone still in went out at once: placed by points
+            fewer = {seat: sum(deal.points[other] < deal.points[seat] for other in in_before) for seat in in_before}
             assert {p["seat"]: p["place"] for p in view["players"] if p["seat"] in in_before} == {
-                seat: 1 if seat in winners else 1 + len(winners) for seat in in_before}
+                seat: 1 + fewer[seat] for seat in in_before}
     if match.view()["status"] == "playing":
         match.play({"type": "end"})
     event("deals played", match.state.deals_played)

@@ -109,7 +109,8 @@ def test_known_hands_must_follow_suit():
     play(match, 2, "2H")
     error = rejection(match, {"type": "play", "seat": 0, "card": "9C"})
     assert (error.code, error.forceable) == ("must_follow_suit", True)
-    assert error.message == "Ann must follow spades (AS), not play 9C."
+    assert error.message == "Ann holds spades and must follow suit, not play 9C."  # not which spade
+    assert error.details == {"card": "9C", "led": "S"}
     event, warnings, findings = play(match, 0, "9C", force=True)
     assert [(f.code, f.seq, f.proof_seq, f.deal, f.trick) for f in findings] == [
         ("must_follow_suit", event["seq"], event["seq"], 1, 1)]
@@ -124,7 +125,8 @@ def test_known_hands_must_trump_with_la_podrida():
     assert match.expected()["legal"] == ["4H"]
     error = rejection(match, {"type": "play", "seat": 0, "card": "9C"})
     assert (error.code, error.forceable) == ("must_trump", True)
-    assert "must trump (4H)" in error.message
+    assert error.message == "Ann cannot follow diamonds, holds a trump and must trump, not play 9C."
+    assert error.details == {"card": "9C", "led": "D", "trump": "H"}
 
 
 def test_a_known_hand_holds_only_its_cards():

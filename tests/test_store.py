@@ -39,8 +39,10 @@ def test_a_connection_writes_durably_and_waits_for_others(db):
 def test_migrating_again_changes_nothing(db, tmp_path):
     before = list(db.query("SELECT name FROM _sqlite_migrations"))
     store.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
-    assert list(db.query("SELECT name FROM _sqlite_migrations")) == before == [
-        {"name": "create_matches_and_events"}, {"name": "remember_idempotent_creations"}]
+    names = [row["name"] for row in db.query("SELECT name FROM _sqlite_migrations")]
+    assert [row["name"] for row in before] == names
+    assert sorted(names) == ["create_matches_and_events", "create_the_server_secret", "remember_idempotent_creations"]
+    assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)  # one server secret, made once
 
 
 def test_the_same_seq_twice_is_refused_by_the_key(db):
@@ -95,4 +97,5 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             process.join(timeout=30)
         assert [process.exitcode for process in processes] == [0] * PROCESSES, f"start {start}"
         with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (2,)
+            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (3,)
+            assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)

@@ -77,7 +77,7 @@ def test_the_log_records_events_as_the_referee_normalised_them(table):
     table.play(match, "W", "k")
     table.post_event(match, {"type": "penalty", "seat": 2})
 
-    deal, play, penalty = table.events(match)
+    deal, play, penalty = table.events(match, keyed=True)
     assert deal["hands"] == {"1": ["K", "K", "7", "6", "4", "10"]}
     assert play["card"] == "K"
     assert penalty == {"seq": 3, "type": "penalty", "seat": 2, "points": 5, "undone_by": None}

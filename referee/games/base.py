@@ -7,7 +7,7 @@ A game is a stateless object with `new_state`, `decide` (command -> event, or a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -247,6 +247,11 @@ class Game:
     def player_view(self, state: Table, seat: int) -> dict:
         return {}
 
+    def hands_secret(self, state: Table) -> bool:
+        """Whether the hands entered for the current deal are still the table's secret: until every card of
+        them is played, which in a game where every dealt card is played is when the deal is over."""
+        raise NotImplementedError
+
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]] | None:
         """(paid, received) per seat when the game settles otherwise than by the elimination pool."""
         return None
@@ -292,20 +297,25 @@ def read_hands(state: Table, hands: object, size: int, read_card: Callable[[obje
     return parsed
 
 
-def judged(event: dict, breaks: list[tuple[str, str]], force: bool, seat: int) -> Decision:
-    """The event, or the rules it breaks (code, message): rejected, or with `force` let stand as illegal.
+def judged(event: dict, breaks: list[tuple], force: bool, seat: int) -> Decision:
+    """The event, or the rules it breaks (code, message[, details]): rejected, or with `force` let stand as illegal.
 
-    An event let stand carries `illegal` (the first code, every message) and a warning; its `evolve`
-    turns it into a finding with `let_stand`.
+    An event let stand carries `illegal` (the first code and its details, every message) and a warning; its
+    `evolve` turns it into a finding with `let_stand`.
     """
     if not breaks:
         return Decision(event)
-    code = breaks[0][0]
-    message = " ".join(message for _, message in breaks)
+    code, details = breaks[0][0], verdict_details(breaks[0])
+    message = " ".join(rule[1] for rule in breaks)
     if not force:
-        raise Rejected(code, message, seat=seat, forceable=True)
-    event = {**event, "force": True, "illegal": {"code": code, "message": message}}
-    return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat),))
+        raise Rejected(code, message, seat=seat, forceable=True, details=details)
+    event = {**event, "force": True, "illegal": {"code": code, "message": message, "details": details}}
+    return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat, details),))
+
+
+def verdict_details(rule: tuple) -> dict:
+    """The details of a broken rule given as (code, message) or (code, message, details)."""
+    return dict(rule[2]) if len(rule) > 2 else {}
 
 
 def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]:
@@ -313,7 +323,8 @@ def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]
     illegal = event.get("illegal")
     if not illegal:
         return []
-    return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick)]
+    return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick,
+                    dict(illegal.get("details", {})))]
 
 
 def check_seat_in(state: Table, seat: int) -> None:
@@ -332,11 +343,19 @@ def end_match(state: Table) -> None:
     state.finished = True
 
 
-def eliminate(state: Table, seats: list[int], all_out: Callable[[list[int]], list[list[int]]] | None = None) -> None:
+def groups_by(seats: Iterable[int], figure: Callable[[int], int], most_first: bool = False) -> list[list[int]]:
+    """`seats` in groups of equal `figure`, the fewest first (the most, with `most_first`): the best group first."""
+    seats = sorted(seats)
+    values = sorted({figure(seat) for seat in seats}, reverse=most_first)
+    return [[seat for seat in seats if figure(seat) == value] for value in values]
+
+
+def eliminate(state: Table, seats: list[int], all_out: Callable[[int], int] | None = None) -> None:
     """`seats` go out together (ex aequo); the match finishes when at most one player is left.
 
-    When they are everyone still in, `all_out(seats)` orders them into groups, best first (by default
-    they all share the places that are left, the winner's included).
+    When they are everyone still in, they all share the places that are left, the winner's included; or,
+    given `all_out(seat)` (a total, the points of the deal), they take those places in its order, the
+    fewest first, equal figures sharing.
     """
     if not seats:
         return
@@ -345,7 +364,7 @@ def eliminate(state: Table, seats: list[int], all_out: Callable[[list[int]], lis
     for seat in seats:
         state.out[seat] = True
     if everyone:
-        state.final = all_out(seats) if all_out else [seats]
+        state.final = groups_by(seats, all_out) if all_out else [seats]
         state.finished = True
         return
     state.eliminated.append(seats)

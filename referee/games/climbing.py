@@ -183,33 +183,36 @@ class ClimbingGame(Game):
             raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
         copies = copies_in_deck(self.deck_size(state.options), suited=False)[card]
         if deal.seen[card] + deal.knowledge.held_by_others(seat, card) >= copies:
-            where = "played in this deal" if deal.seen[card] >= copies else "played or held by others"
+            where = "played in this deal" if deal.seen[card] >= copies else "played or in the hands entered"
             raise Rejected("card_already_played",
                            f"All {copies} × {card} are already {where}; {state.names[seat]} cannot play another.",
-                           seat=seat)
+                           seat=seat, details={"card": str(card), "copies": copies})
         illegal = self.judge(state, deal, seat, card)
         return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
-    def judge(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card) -> tuple[str, str] | None:
-        """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
+    def judge(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card) -> tuple[str, str, dict] | None:
+        """With the player's hand known: the rule the card breaks, or None. Blind: always None.
+
+        The hand is the table's secret: the verdict names the rule and the card played, no other card of it.
+        """
         if not deal.knowledge.knows_hand(seat):
             return None
         name = state.names[seat]
         hand = deal.knowledge.hand(seat)
         if hand[card] == 0:
-            held = " ".join(map(str, sorted(hand.elements(), key=self.strength)))
-            return "card_not_in_hand", f"{name} was dealt no {card} (holds {held})."
+            return "card_not_in_hand", f"{name} was dealt no {card}.", {"card": str(card)}
         need = self.requirement(state, deal)
         legal = self.legal_cards(hand, need)
         if card in legal:
             return None
-        low = self.lowest(hand)
+        details = {"card": str(card), "top": str(need.top)}
         if need.kind == "lowest":
-            return "must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, {low}."
+            return ("must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, "
+                    f"and {card} is not it.", details)
         if self.strength(legal[0]) >= self.strength(need.top):
-            options = " ".join(map(str, legal))
-            return "must_play_higher", f"{name} must play {need.top} or higher ({options}), not {card}."
-        return "must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, {low}, not {card}."
+            return "must_play_higher", f"{name} holds {need.top} or higher and must play it, not {card}.", details
+        return ("must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, and {card} "
+                "is not it.", details)
 
     def claim_of(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card, seq: int) -> Claim | None:
         """What a blind play below the top card says about the rest of the hand."""
@@ -281,6 +284,9 @@ class ClimbingGame(Game):
         """Ranks of which every copy is already played in this deal: no one can play them."""
         copies = copies_in_deck(self.deck_size(state.options), suited=False)
         return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
+
+    def hands_secret(self, state: ClimbTable) -> bool:
+        return state.deal is not None and not state.deal.over
 
     def deal_view(self, state: ClimbTable) -> dict | None:
         deal = state.deal

@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from ..cards import Card, deck, parse_card
 from ..verdicts import InvalidInput, Rejected
-from .base import Decision, Game, Lot, Option, Table, end_match, judged, let_stand, read_hands, seat_of
+from .base import Decision, Game, Lot, Option, Table, end_match, groups_by, judged, let_stand, read_hands, seat_of
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
 
 ATTACK_SIZES = (1, 3, 5)
@@ -291,8 +291,7 @@ class Duren(Game):
 
     def ranking(self, state: Table) -> list[list[int]]:
         """By series points, most first; equal points share their places."""
-        points = sorted(set(state.scores), reverse=True)
-        return [[seat for seat in state.seats if state.scores[seat] == p] for p in points]
+        return groups_by(state.seats, lambda seat: state.scores[seat], most_first=True)
 
     def expected(self, state: DurenTable) -> dict | None:
         if state.finished:
@@ -316,6 +315,10 @@ class Duren(Game):
             return None
         seats = [seat for seat in (0, 1) if deal.may_hold(seat, nine)]
         return {"nine": str(nine), "face_up": str(deal.face_up), "seats": seats} if seats else None
+
+    def hands_secret(self, state: DurenTable) -> bool:
+        """Always, once dealt: the loser of a deal never plays their last cards."""
+        return state.deal is not None
 
     def deal_view(self, state: DurenTable) -> dict | None:
         deal = state.deal

@@ -23,6 +23,7 @@ PICKED_UP = "picked it up"
 DREW_FACE_UP = "drew it as the last card of the stock"
 SWAPPED = "swapped the nine of trumps for it"
 LAST_UNSEEN = "must hold every card not yet seen"
+SECRET = (DEALT, LAST_UNSEEN)  # known from an entered hand: the table's secret, never named in a verdict
 
 
 def card_key(card: Card) -> tuple[int, int]:
@@ -144,9 +145,10 @@ class DurenDeal:
             return Rejected("card_under_stock", f"{card} lies face up under the stock; it is drawn last, "
                             f"with the stock's last card ({self.stock} left).", seat=seat)
         if card in self.known[other]:
-            name = self.names[other]
-            return Rejected("card_in_other_hand", f"{card} is in {name}'s hand ({name} {self.known[other][card]}).",
-                            seat=seat)
+            name, how = self.names[other], self.known[other][card]
+            why = "the hands entered say so" if how in SECRET else f"{name} {how}"
+            return Rejected("card_in_other_hand", f"{card} is in {name}'s hand ({why}).", seat=seat,
+                            details={"card": str(card), "holder": other})
         return None
 
     def check_holds(self, seat: int, cards: list[Card]) -> None:
@@ -161,13 +163,13 @@ class DurenDeal:
                            seat=seat)
         unknown = [card for card in cards if card not in self.known[seat]]
         if len(unknown) > self.free_slots(seat):
-            known = show(self.known[seat])
+            details = {"cards": listed(unknown)}
             if self.free_slots(seat) == 0:
-                raise Rejected("card_not_in_hand", f"{name}'s hand is known ({known}); {show(unknown)} is not in it.",
-                               seat=seat)
+                raise Rejected("card_not_in_hand", f"{name}'s hand is known, and {show(unknown)} is not in it.",
+                               seat=seat, details=details)
             raise Rejected("card_not_in_hand", f"{name} holds {held} cards and {len(self.known[seat])} of them are "
-                           f"known ({known}): {show(unknown)} cannot all be among the other "
-                           f"{self.free_slots(seat)}.", seat=seat)
+                           f"known: {show(unknown)} cannot all be among the other {self.free_slots(seat)}.",
+                           seat=seat, details=details)
 
     def may_hold(self, seat: int, card: Card) -> bool:
         if card in self.known[seat]:

@@ -7,6 +7,9 @@ minus points exceed the limit is out; the last one left wins the pool.
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Callable
+
 from ..cards import RANKS
 from ..verdicts import InvalidInput
 from .base import Decision, Option, check_seat_in, eliminate, seat_of
@@ -44,7 +47,7 @@ class Ogorek(ClimbingGame):
         Option("cut_penalty", "integer", 5, "Minus points for cutting the shuffled deck, logged as a penalty.",
                minimum=1, maximum=MAX_PENALTY_POINTS),
         Option("all_out", "choice", "share", "When everyone still in goes out in the same deal: they share the places "
-               "left and the pool (share), or the lowest total among them wins (lowest_total).",
+               "left and the pool (share), or they take those places by their totals, the lowest first (lowest_total).",
                choices=("share", "lowest_total")),
     )
 
@@ -69,6 +72,9 @@ class Ogorek(ClimbingGame):
         reason = command.get("reason")
         if reason is not None and (not isinstance(reason, str) or len(reason) > 200):
             raise InvalidInput("bad_reason", "reason is a short text (at most 200 characters).")
+        if reason and any(control(char) for char in reason):
+            raise InvalidInput("bad_reason", "reason is one line of text, without control characters (a line break, "
+                               "a tab, a text direction mark, ...).")
         event = {"type": "penalty", "seat": seat, "points": points}
         if reason and reason.strip():
             event["reason"] = reason.strip()  # only when given: the points alone say nothing of why
@@ -97,20 +103,18 @@ class Ogorek(ClimbingGame):
         }
         self.eliminate_over_limit(state, deal.seats)
 
-    def all_out_rule(self, state: ClimbTable):
-        if state.options["all_out"] == "share":
-            return None
-
-        def lowest_total(seats: list[int]) -> list[list[int]]:
-            best = min(state.scores[seat] for seat in seats)
-            winners = [seat for seat in seats if state.scores[seat] == best]
-            rest = [seat for seat in seats if seat not in winners]
-            return [winners, rest]
-
-        return lowest_total
+    def all_out_rule(self, state: ClimbTable) -> Callable[[int], int] | None:
+        """Everyone still in out in the same deal: they share the places left, or take them by their totals."""
+        return None if state.options["all_out"] == "share" else lambda seat: state.scores[seat]
 
     def player_view(self, state: ClimbTable, seat: int) -> dict:
         return {"minus_points": state.scores[seat]}
 
 
 GAME = Ogorek()
+
+
+def control(char: str) -> bool:
+    """A character that is no text of its own: controls, line and paragraph separators, text direction marks."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or "\u202a" <= char <= "\u202e" \
+        or "\u2066" <= char <= "\u2069"

@@ -8,7 +8,7 @@ The latest of equal highest cards takes the trick, face up, and its player leads
 After seven tricks each player counts the points in the tricks they took (2-10 face value, J 11, Q 12,
 K 13, A 14, joker 15). Taking `threshold` (21) or more in a deal costs a life; a player with no lives left
 is out and the last one left wins. When everyone still in loses their last life in the same deal, the
-fewest points in that deal win (equal: shared) and the rest share the places after them.
+fewest points in that deal win and the others follow by their points in it, fewest first (equal: shared).
 
 A player's `score` is the points they have taken in the current deal (the last one, between deals); the
 history keeps each deal's points and the lives after it.
@@ -89,7 +89,7 @@ class Ogurets(ClimbingGame):
             "lost_life": sorted(losing),
             "out": out,
         }
-        eliminate(state, out, lambda seats: fewest_points_first(state, seats))
+        eliminate(state, out, lambda seat: state.scores[seat])  # everyone out at once: by the points of this deal
 
     # --- views ---------------------------------------------------------------------------------
     def taken(self, deal: ClimbDeal) -> dict[int, list[Trick]]:
@@ -118,14 +118,6 @@ class Ogurets(ClimbingGame):
         deal = state.deal
         tricks = len(self.taken(deal).get(seat, ())) if deal is not None else 0
         return {"points": state.scores[seat], "tricks_taken": tricks}
-
-
-def fewest_points_first(state: ClimbTable, seats: list[int]) -> list[list[int]]:
-    """Everyone still in went out in the same deal: the fewest points in it win, the rest share the places after."""
-    best = min(state.scores[seat] for seat in seats)
-    winners = [seat for seat in seats if state.scores[seat] == best]
-    rest = [seat for seat in seats if state.scores[seat] != best]
-    return [winners, rest] if rest else [winners]
 
 
 GAME = Ogurets()

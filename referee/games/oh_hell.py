@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..cards import JOKER, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import InvalidInput, Rejected
-from .base import Decision, Game, Lot, Option, Table, judged, let_stand, read_hands, seat_of
+from .base import Decision, Game, Lot, Option, Table, groups_by, judged, let_stand, read_hands, seat_of
 from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
@@ -56,10 +56,9 @@ def points(bid: int, taken: int, size: int, options: dict) -> int:
     return EXACT_BID_POINTS + taken
 
 
-def groups_by_total(scores: list[int]) -> list[list[int]]:
-    """Seats grouped by total, highest first; equal totals share a group."""
-    return [[seat for seat, score in enumerate(scores) if score == total]
-            for total in sorted(set(scores), reverse=True)]
+def by_total(state: Table) -> list[list[int]]:
+    """The places by total, highest first; equal totals share their places (RULES.md §4, Winner and Money)."""
+    return groups_by(state.seats, lambda seat: state.scores[seat], most_first=True)
 
 
 @dataclass
@@ -149,11 +148,11 @@ class OhHell(Game):
         self.finish(state)
 
     def finish(self, state: OhHellTable) -> None:
-        state.final = groups_by_total(state.scores)
+        state.final = by_total(state)
         state.finished = True
 
     def ranking(self, state: OhHellTable) -> list[list[int]]:
-        return list(state.final) if state.finished else groups_by_total(state.scores)
+        return list(state.final) if state.finished else by_total(state)
 
     # --- deal ----------------------------------------------------------------------------------
     def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
@@ -364,6 +363,9 @@ class OhHell(Game):
         if waiting:
             return None if state.options["simultaneous_bids"] else waiting[0]
         return hand.play_turn()
+
+    def hands_secret(self, state: OhHellTable) -> bool:
+        return state.hand is not None and not state.hand.over
 
     def deal_view(self, state: OhHellTable) -> dict | None:
         hand = state.hand

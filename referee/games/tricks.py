@@ -77,17 +77,20 @@ def legal_cards(held: Counter, led: str | None, trump: str | None, must_trump: b
 
 
 def broken_rule(name: str, held: Counter, card: Card, led: str | None, trump: str | None,
-                must_trump: bool) -> tuple[str, str] | None:
-    """The rule that playing `card` from the known hand `held` breaks, as (code, message), or None."""
+                 must_trump: bool) -> tuple[str, str, dict] | None:
+    """The rule that playing `card` from the known hand `held` breaks, as (code, message, details), or None.
+
+    The hand is the table's secret: the verdict names the rule and the card played, no other card of it.
+    """
     if held[card] == 0:
-        return "card_not_in_hand", f"{name} was dealt no {card} (holds {show(held)})."
+        return "card_not_in_hand", f"{name} was dealt no {card}.", {"card": str(card)}
     if card in legal_cards(held, led, trump, must_trump):
         return None
-    follow = [c for c in held if c.suit == led]
-    if follow:
-        return "must_follow_suit", f"{name} must follow {SUIT_NAMES[led]} ({show(follow)}), not play {card}."
-    trumps = [c for c in held if c.suit == trump]
-    return "must_trump", f"{name} cannot follow {SUIT_NAMES[led]} and must trump ({show(trumps)}), not play {card}."
+    if any(c.suit == led for c in held):
+        return ("must_follow_suit", f"{name} holds {SUIT_NAMES[led]} and must follow suit, not play {card}.",
+                {"card": str(card), "led": led})
+    return ("must_trump", f"{name} cannot follow {SUIT_NAMES[led]}, holds a trump and must trump, not play {card}.",
+            {"card": str(card), "led": led, "trump": trump})
 
 
 def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trump: str | None, must_trump: bool,

@@ -33,9 +33,9 @@ export const local = {
   },
 };
 
-/** A random key for one request (Idempotency-Key): 128 bits, URL-safe; works without HTTPS too. */
+/** A random key for one request (Idempotency-Key): 256 bits, URL-safe; works without HTTPS too. */
 export function randomKey() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
