@@ -26,7 +26,7 @@ PHONE = {"width": 360, "height": 740}
 PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
 HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (409|422)|"
+EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
 
 

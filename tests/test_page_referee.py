@@ -113,12 +113,16 @@ def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_st
     for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A"), (0, "9")]:
         phone.play(seat, card)
     phone.wait_turn(1)
-    assert phone.page.locator('.action .keypad button[data-card="6"].dim').count() == 1  # W must climb to 9: K
+    assert phone.page.locator(".action .keypad button.dim").count() == 0  # the hand is not shown: no key apart
+    phone.click("#show-hands")
+    phone.page.wait_for_selector('.action .keypad button[data-card="6"].dim')  # W must climb to 9: K
+    phone.click("#show-hands")  # hidden again
+    phone.page.wait_for_selector(".action .keypad button.dim", state="detached")
     phone.tap_card("6")
     refusal = phone.page.locator("#refusal")
     refusal.wait_for()
     assert refusal.locator("h2").inner_text() == "Must play the highest card so far or higher"
-    assert "W must play 9 or higher (K), not 6." in refusal.inner_text()
+    assert "W holds 9 or higher and must play it, not 6." in refusal.inner_text()
     assert server_api(f"/api/matches/{match_id}")["seq"] == 6
     phone.click("#let-it-stand")
     banner = phone.page.locator(".verdict.finding")

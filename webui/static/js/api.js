@@ -54,11 +54,19 @@ export async function request(method, path, { body, key, idempotencyKey, etag } 
 
 const match = (id) => `api/matches/${encodeURIComponent(id)}`;
 
+/**
+ * The key reads are made with. Without it the server leaves out the hands entered for the referee (the
+ * table's secret until played); the scorer's phone reads with it only while it shows the hands.
+ */
+export const reading = { key: null };
+
 export const api = {
   games: () => request("GET", "api/games"),
   create: (body) => request("POST", "api/matches", { body }),
-  state: (id, etag) => request("GET", match(id), { etag }),
-  events: (id) => request("GET", `${match(id)}/events`),
+  state: (id, etag) => request("GET", match(id), { etag, key: reading.key }),
+  /** Whether `key` is the match's: 200 with it, 403 wrong_key otherwise; records nothing. */
+  checkKey: (id, key) => request("GET", match(id), { key }),
+  events: (id) => request("GET", `${match(id)}/events`, { key: reading.key }),
   settlement: (id) => request("GET", `${match(id)}/settlement`),
   qrUrl: (id) => `${match(id)}/qr.svg`,
   post: (id, route, body, key, idempotencyKey) =>

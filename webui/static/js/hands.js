@@ -46,3 +46,38 @@ export function knownHandsField(ctx, { size, pad }) {
         onPick: (card) => { if (cards.length < size) { hands[seat] = [...cards, card]; ctx.redraw(); } },
       })));
 }
+
+/** The cards of each entered hand of the current deal not yet played: {seat: [cards]}, from the log read with the key. */
+export function handsLeft(log) {
+  const live = log.filter((e) => e.type !== "undo" && !e.undone_by);
+  const start = live.map((e) => e.type).lastIndexOf("deal");
+  if (start < 0 || !live[start].hands) return {};
+  const left = Object.fromEntries(Object.entries(live[start].hands).map(([seat, cards]) => [seat, [...cards]]));
+  const remove = (seat, card) => {
+    const cards = left[String(seat)];
+    const index = cards ? cards.indexOf(card) : -1;
+    if (index >= 0) cards.splice(index, 1);
+  };
+  for (const event of live.slice(start + 1)) {
+    if (event.type === "play") remove(event.seat, event.card);
+    if (event.type === "attack") event.cards.forEach((card) => remove(event.seat, card));
+    if (event.type === "defend") event.beats.forEach((beat) => remove(event.seat, beat.with));
+  }
+  return left;
+}
+
+/** "Show hands": off by default, per match, remembered on this phone; with it on, the hands not yet played. */
+export function handsControl(ctx) {
+  return h("button", { type: "button", class: "secondary", id: "show-hands", "aria-pressed": String(ctx.showHands),
+                       on: { click: () => ctx.toggleHands() } }, ctx.showHands ? t("hands.hide") : t("hands.show"));
+}
+
+export function shownHands(ctx) {
+  if (!ctx.showHands) return null;
+  const left = Object.entries(handsLeft(ctx.log())).filter(([, cards]) => cards.length);
+  return h("section", { class: "panel shown-hands", id: "shown-hands", "aria-label": t("hands.shown") },
+    h("h2", { text: t("hands.shown") }),
+    left.length ? h("ul", { class: "hand-summary" }, left.map(([seat, cards]) => h("li", {},
+      h("strong", { text: `${ctx.names[seat]}: ` }), cards.map((card) => cardChip(card)))))
+      : h("p", { class: "hint", text: t("hands.none") }));
+}

@@ -2,7 +2,7 @@
 // read-only otherwise. A scorer link carries the key in the fragment (`#key=...`): it is stored on this
 // phone and taken out of the address at once.
 
-import { api } from "./api.js";
+import { api, reading } from "./api.js";
 import { h } from "./dom.js";
 import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { describeEvent, loadEvents } from "./log.js";
@@ -30,6 +30,9 @@ const app = {
   lastLive: null, // the latest event an undo would take back (scorers only)
   lastWord: "", // what became of the last tap, in the bar at the bottom
   pushed: false, // another phone moved the table since the page was last drawn
+  linkKey: null, // a key that came in the address, until the server confirms it is the match's
+  showHands: false, // the hands entered for the referee are shown on this phone (asked for, per match)
+  log: [], // the log as last read (scorers only), with the hands when they are shown
 };
 
 const main = () => document.getElementById("app");
@@ -60,6 +63,9 @@ function context() {
     lastLive: app.lastLive,
     lastWord: app.lastWord,
     ask: showQuestion,
+    showHands: app.showHands,
+    toggleHands,
+    log: () => app.log,
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
     send,
     undo,
@@ -217,6 +223,7 @@ async function readLog() {
   try {
     const log = await loadEvents(app.matchId);
     app.lastLive = log.filter((e) => e.type !== "undo" && !e.undone_by).pop() || null;
+    app.log = log;
     return log;
   } catch {
     return [];
@@ -251,6 +258,8 @@ async function refused(error, entry, dropped) {
   if (error.code === "key_required" || error.code === "wrong_key") {
     local.setKey(app.matchId, null); // this phone follows from now on
     app.key = null;
+    app.showHands = false;
+    reading.key = null;
     app.outbox.key = null;
   }
   if (dropped.length) {
@@ -317,6 +326,7 @@ async function openMatch() {
   }
   for (const finding of app.state.findings) app.seenFindings.add(findingId(finding));
   local.remember(app.state);
+  await confirmLinkKey();
   if (app.key) {
     app.outbox = new Outbox(app.matchId, app.key, { recorded, refused, changed: render });
     app.outbox.flush();
@@ -333,10 +343,48 @@ function readAddress() {
   app.matchId = params.get("m");
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (app.matchId && fragment.get("key")) {
-    local.setKey(app.matchId, fragment.get("key"));
+    app.linkKey = fragment.get("key"); // kept only once the server says it is the match's key
     history.replaceState(null, "", location.pathname + location.search);
   }
   app.key = app.matchId ? local.key(app.matchId) : null;
+  app.showHands = Boolean(app.matchId && app.key && local.get(`show_hands.${app.matchId}`));
+  reading.key = app.showHands ? app.key : null;
+}
+
+/**
+ * A key from a link replaces the one this phone scores with only when the server confirms it is the match's
+ * (a read with it, which records nothing): a crafted link cannot take the working key away.
+ */
+async function confirmLinkKey() {
+  const key = app.linkKey;
+  app.linkKey = null;
+  if (!key || key === app.key) return;
+  try {
+    await api.checkKey(app.matchId, key);
+  } catch (error) {
+    const kept = app.key ? t("key.kept") : t("key.follows");
+    showNotice(error.network ? t("key.unchecked") : t("key.wrong"), { detail: kept });
+    return;
+  }
+  local.setKey(app.matchId, key);
+  app.key = key;
+}
+
+/** Shows or hides the entered hands on this phone; the reads are made with the key only while they show. */
+async function toggleHands() {
+  app.showHands = !app.showHands;
+  local.set(`show_hands.${app.matchId}`, app.showHands || null);
+  reading.key = app.showHands ? app.key : null;
+  app.etag = null;
+  try {
+    const answer = await api.state(app.matchId);
+    app.etag = answer.etag;
+    app.state = answer.data;
+  } catch {
+    // the next poll brings it
+  }
+  if (app.key) await readLog();
+  render();
 }
 
 function bindLanguages() {
@@ -371,6 +419,8 @@ async function boot() {
   else render();
 }
 
+// A link with a key opened on this page: read the address again, as when it opens anew.
+window.addEventListener("hashchange", () => { if (location.hash.includes("key=")) location.reload(); });
 onMessagesChanged(() => touch(main().querySelector(".table-area")));
 watchTaps({
   active: () => Boolean(app.matchId && app.state),

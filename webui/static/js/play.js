@@ -11,6 +11,7 @@ import { renderMoney } from "./money.js";
 import { renderScores } from "./scores.js";
 import { renderShare } from "./share.js";
 import { seatList } from "./table.js";
+import { handsControl, shownHands } from "./hands.js";
 
 const RULES = { ogorek: climbing, ogurets: climbing, oh_hell: ohHell, duren };
 const TABS = ["table", "scores", "money", "share", "log"];
@@ -48,7 +49,7 @@ function controls(ctx, rules) {
   if (!ctx.canScore || ctx.state.status !== "playing") return null;
   const end = h("button", { type: "button", class: "secondary", id: "end", on: { click: () => ctx.ask(t("control.end_ask"), {
     yes: () => ctx.send({ type: "end" }), yesLabel: t("control.end_confirm"), yesId: "end-confirm" }) } }, t("control.end"));
-  return h("div", { class: "controls" }, ...rules.extraControls(ctx), end);
+  return h("div", { class: "controls" }, ...rules.extraControls(ctx), handsControl(ctx), end);
 }
 
 /**
@@ -108,6 +109,7 @@ function renderTable(root, ctx) {
     rules.result(ctx),
     action,
     controls(ctx, rules),
+    ctx.canScore ? shownHands(ctx) : null,
   ].filter(Boolean));
 }
 

@@ -55,7 +55,8 @@ function playPanel(ctx) {
   const expected = state.expected;
   const seat = actingSeat(ctx);
   const exhausted = new Set(expected.exhausted || []);
-  const legal = expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
+  // only on a phone that shows the hands: keys drawn apart would teach everyone who looks what is held
+  const legal = ctx.showHands && expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
   const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
   return h("section", { class: "action play-step", "aria-label": who },
     h("h2", { text: who }),

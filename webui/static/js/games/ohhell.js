@@ -68,7 +68,8 @@ function playPanel(ctx) {
   const seat = actingSeat(ctx);
   const gone = played(state.deal);
   for (const p of pendingPlays(ctx)) gone.add(p.card);
-  const legal = expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
+  // only on a phone that shows the hands: keys drawn apart would teach everyone who looks what is held
+  const legal = ctx.showHands && expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
   const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
   const led = expected.led ? t("play.led", { suit: SUIT_SYMBOLS[expected.led] }) : t("play.rule_any");
   if (!ui.suit && expected.led) ui.suit = expected.led;
