@@ -98,7 +98,7 @@ class Match:
         kind = command.get("type")
         if kind == "undo":
             if not self.live:
-                raise Rejected("nothing_to_undo", "There is nothing to undo.")
+                raise Rejected("nothing_to_undo", "There is nothing to undo.", details={})
             return Decision({"type": "undo", "undoes": self.live[-1]})
         if kind not in self.game.event_types:
             kinds = ", ".join(sorted(self.game.event_types | {"undo"}))

@@ -122,7 +122,7 @@ def test_field_messages_are_in_the_details(client, dealt):
 def test_a_rule_rejection_says_who_and_whether_it_can_be_forced(client, dealt):
     response = send(client, dealt, "POST", EVENTS, {"type": "play", "seat": 2, "card": "K"}, JSON)
     error = assert_error_shape(response, 409, "not_your_turn")
-    assert error["details"] == {"seat": 2, "forceable": False}
+    assert error["details"] == {"seat": 2, "forceable": False, "turn": 1}
     assert error["message"] == "It is W's turn, not N's."
 
 

@@ -171,7 +171,7 @@ def test_a_refusal_with_a_known_hand_names_only_the_card_played(table):
     play_seed(table, match, [[("N", "10"), ("E", "8"), ("S", "6")]])
     refused = table.play(match, "W", "6", expect=409)["error"]  # W holds 6 and 4, and must play the 4
     assert refused["message"] == "W cannot reach 10, so must play their lowest card, and 6 is not it."
-    assert refused["details"] == {"card": "6", "top": "10", "seat": 1, "forceable": True}
+    assert refused["details"] == {"card": "6", "top": "10", "case": "cannot_reach", "seat": 1, "forceable": True}
     forced = table.play(match, "W", "6", force=True)
     [finding] = table.state(match)["findings"]
     assert finding["message"] == forced["findings"][0]["message"] == refused["message"]

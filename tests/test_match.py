@@ -171,7 +171,7 @@ def test_a_forced_play_is_a_finding_proved_by_itself_with_a_warning():
     play_in_turn(match, ["10", "8", "6"])
     event, warnings, findings = play(match, "W", "6", force=True)
     message = "W cannot reach 10, so must play their lowest card, and 6 is not it."  # W's 4 stays unnamed
-    details = {"card": "6", "top": "10"}
+    details = {"card": "6", "top": "10", "case": "cannot_reach"}
     assert event == {"type": "play", "seat": 1, "card": "6", "force": True,
                      "illegal": {"code": "must_play_lowest", "message": message, "details": details},
                      "warnings": [{"code": "must_play_lowest", "message": f"Let stand: {message}", "seat": 1,

@@ -60,7 +60,7 @@ def test_seed_with_known_hands_w_must_play_4_in_trick_5():
     assert rejected.value.forceable is True
     assert rejected.value.seat == 1
     assert rejected.value.message == "W cannot reach 10, so must play their lowest card, and 6 is not it."
-    assert rejected.value.details == {"card": "6", "top": "10"}  # not the 4 that W holds
+    assert rejected.value.details == {"card": "6", "top": "10", "case": "cannot_reach"}  # not the 4 that W holds
     event, warnings, findings = play(match, "W", "4")
     assert event["card"] == "4" and warnings == [] and findings == []
 
@@ -81,7 +81,7 @@ def test_seed_blind_w_plays_6_in_trick_5_and_is_found_when_4_shows():
         "proof_seq": four["seq"],
         "deal": 1,
         "trick": 5,
-        "details": {},
+        "details": {"card": "6", "top": "10", "trick": 5, "later": "4", "case": "found"},
     }]
     view = match.view()
     assert view["findings"] == [findings[0].as_dict()]

@@ -71,7 +71,8 @@ def test_known_hands_reject_w_playing_6_in_trick_5_unless_forced(table):
 
     refused = table.play(match, "W", "6", expect=409)
     assert refused["error"]["code"] == "must_play_lowest"
-    assert refused["error"]["details"] == {"seat": 1, "forceable": True, "card": "6", "top": "10"}
+    assert refused["error"]["details"] == {"seat": 1, "forceable": True, "card": "6", "top": "10",
+                                          "case": "cannot_reach"}
     assert table.state(match)["seq"] == 20
 
     forced = table.play(match, "W", "6", force=True)

@@ -234,9 +234,14 @@ class Game:
         if named is None or named == dealer:
             return dealer, []
         message = f"{state.names[dealer]} deals now ({why}), not {state.names[named]}."
+        details = {"dealer": dealer, **self.dealer_reason(state)}
         if not force:
-            raise Rejected("wrong_dealer", message, seat=named, forceable=True)
-        return named, [RefereeWarning("wrong_dealer", message, named)]
+            raise Rejected("wrong_dealer", message, seat=named, forceable=True, details=details)
+        return named, [RefereeWarning("wrong_dealer", message, named, details)]
+
+    def dealer_reason(self, state: Table) -> dict:
+        """Why the rule names the dealer, as details: `case` and the seat it turns on."""
+        return {"case": "clockwise", "last_dealer": state.last_dealer}
 
     def expected(self, state: Table) -> dict | None:
         raise NotImplementedError
@@ -329,12 +334,12 @@ def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]
 
 def check_seat_in(state: Table, seat: int) -> None:
     if state.out[seat]:
-        raise Rejected("player_out", f"{state.names[seat]} is out of the match.", seat=seat)
+        raise Rejected("player_out", f"{state.names[seat]} is out of the match.", seat=seat, details={})
 
 
 def check_playing(state: Table) -> None:
     if state.finished:
-        raise Rejected("match_finished", "The match is over.")
+        raise Rejected("match_finished", "The match is over.", details={})
 
 
 def end_match(state: Table) -> None:

@@ -128,7 +128,8 @@ class ClimbingGame(Game):
     # --- deal ----------------------------------------------------------------------------------
     def decide_deal(self, state: ClimbTable, command: dict, lot: Lot | None, force: bool) -> Decision:
         if state.deal is not None and not state.deal.over:
-            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.")
+            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.",
+                           details={"deal": state.deal.number})
         dealer, warnings = self.choose_dealer(state, command, lot, force)
         event = {"type": "deal", "dealer": dealer}
         hands = self.parse_hands(state, command.get("hands"))
@@ -174,19 +175,21 @@ class ClimbingGame(Game):
     def decide_play(self, state: ClimbTable, command: dict, force: bool) -> Decision:
         deal = state.deal
         if deal is None or deal.over:
-            raise Rejected("no_deal", "No deal is being played: log the deal first.")
+            raise Rejected("no_deal", "No deal is being played: log the deal first.", details={})
         seat = seat_of(state, command)
         check_seat_in(state, seat)
         card = self.read_card(state, command.get("card"))
         turn = deal.turn()
         if seat != turn:
-            raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat)
+            raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat,
+                           details={"turn": turn})
         copies = copies_in_deck(self.deck_size(state.options), suited=False)[card]
         if deal.seen[card] + deal.knowledge.held_by_others(seat, card) >= copies:
             where = "played in this deal" if deal.seen[card] >= copies else "played or in the hands entered"
             raise Rejected("card_already_played",
                            f"All {copies} × {card} are already {where}; {state.names[seat]} cannot play another.",
-                           seat=seat, details={"card": str(card), "copies": copies})
+                           seat=seat, details={"card": str(card), "copies": copies,
+                                              "case": "played" if deal.seen[card] >= copies else "entered"})
         illegal = self.judge(state, deal, seat, card)
         return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
@@ -208,11 +211,11 @@ class ClimbingGame(Game):
         details = {"card": str(card), "top": str(need.top)}
         if need.kind == "lowest":
             return ("must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, "
-                    f"and {card} is not it.", details)
+                    f"and {card} is not it.", {**details, "case": "top_card"})
         if self.strength(legal[0]) >= self.strength(need.top):
             return "must_play_higher", f"{name} holds {need.top} or higher and must play it, not {card}.", details
         return ("must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, and {card} "
-                "is not it.", details)
+                "is not it.", {**details, "case": "cannot_reach"})
 
     def claim_of(self, state: ClimbTable, deal: ClimbDeal, seat: int, card: Card, seq: int) -> Claim | None:
         """What a blind play below the top card says about the rest of the hand."""
@@ -228,10 +231,12 @@ class ClimbingGame(Game):
         def disproof(later: Card) -> tuple[str, str] | None:
             if reaching and strength(later) >= strength(top):
                 return "must_play_higher", (f"{name} played {card} on {top} in trick {trick}, but held {later} "
-                                            f"(played later), which reaches {top}.")
+                                            f"(played later), which reaches {top}."), {
+                    "card": str(card), "top": str(top), "trick": trick, "later": str(later), "case": "found"}
             if strength(later) < strength(card):
                 return "must_play_lowest", (f"{name} played {card} on {top} in trick {trick} as their lowest card, "
-                                            f"but later played {later}.")
+                                            f"but later played {later}."), {
+                    "card": str(card), "top": str(top), "trick": trick, "later": str(later), "case": "found"}
             return None
 
         return Claim(seat, seq, disproof, deal.number, trick)

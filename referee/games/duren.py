@@ -85,7 +85,7 @@ class Duren(Game):
         """The deal being played and the seat that acts in it."""
         deal = state.deal
         if deal is None or deal.over:
-            raise Rejected("no_deal", "No deal is being played: log the deal first.")
+            raise Rejected("no_deal", "No deal is being played: log the deal first.", details={})
         return deal, seat_of(state, command)
 
     def evolve_end(self, state: DurenTable, event: dict) -> None:
@@ -145,9 +145,17 @@ class Duren(Game):
             return loser, f"{state.names[loser]} lost the last deal"
         return 1 - deal.dealer, f"the last deal was a draw and {state.names[deal.dealer]} dealt it"
 
+    def dealer_reason(self, state: DurenTable) -> dict:
+        deal = state.deal
+        loser = deal.result.get("loser") if deal.result else None
+        if loser is not None:
+            return {"case": "loser", "loser": loser}
+        return {"case": "draw", "last_dealer": deal.dealer}
+
     def decide_deal(self, state: DurenTable, command: dict, lot: Lot | None, force: bool) -> Decision:
         if state.deal is not None and not state.deal.over:
-            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.")
+            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.",
+                           details={"deal": state.deal.number})
         if command.get("trump") is None:
             raise InvalidInput("trump_required", "Name the card turned face up, as in 9S: its suit is trump.")
         trump = self.read_card(state, command["trump"], "trump")
@@ -185,16 +193,17 @@ class Duren(Game):
         nine = Card(NINE, deal.trump_suit)
         if deal.face_up == nine:
             raise Rejected("no_exchange", f"The face-up card is the nine of trumps, {nine}: there is nothing "
-                           "to exchange.", seat=seat)
+                           "to exchange.", seat=seat, details={"case": "nine_face_up", "nine": str(nine)})
         if deal.face_up_holder is not None:
             raise Rejected("no_exchange", f"The face-up card {deal.face_up} was drawn with the last card of the "
-                           f"stock by {state.names[deal.face_up_holder]}.", seat=seat)
+                           f"stock by {state.names[deal.face_up_holder]}.", seat=seat,
+                           details={"case": "drawn", "face_up": str(deal.face_up), "holder": deal.face_up_holder})
         deal.check_holds(seat, [nine])
         event = {"type": "exchange", "seat": seat, "nine": str(nine), "face_up": str(deal.face_up)}
         breaks = []
         if deal.rounds:
             breaks.append(("exchange_too_late", f"{name} may swap the nine of trumps only right after the deal, "
-                                                "before the first attack."))
+                                                "before the first attack.", {"nine": str(nine)}))
         return judged(event, breaks, force, seat)
 
     # --- attack --------------------------------------------------------------------------------
@@ -203,9 +212,11 @@ class Duren(Game):
         names = state.names
         turn = deal.turn()
         if deal.awaiting_defence:
-            raise Rejected("not_your_turn", f"{names[turn]} must answer the attack first.", seat=seat)
+            raise Rejected("not_your_turn", f"{names[turn]} must answer the attack first.", seat=seat,
+                           details={"turn": turn, "case": "defend_first"})
         if seat != turn:
-            raise Rejected("not_your_turn", f"{names[turn]} attacks now, not {names[seat]}.", seat=seat)
+            raise Rejected("not_your_turn", f"{names[turn]} attacks now, not {names[seat]}.", seat=seat,
+                           details={"turn": turn, "case": "attacks"})
         cards = self.read_cards(state, command.get("cards"), "cards")
         deal.check_holds(seat, cards)
         event = {"type": "attack", "seat": seat, "cards": [str(card) for card in cards]}
@@ -217,17 +228,21 @@ class Duren(Game):
         shown = " ".join(map(str, cards))
         breaks = []
         if size not in ATTACK_SIZES:
-            breaks.append(("attack_size", f"An attack is 1, 3 or 5 cards; {name} laid {size} ({shown})."))
+            breaks.append(("attack_size", f"An attack is 1, 3 or 5 cards; {name} laid {size} ({shown}).",
+                           {"size": size, "cards": [str(card) for card in cards]}))
         elif pairs_in(cards) < PAIRS_NEEDED[size]:
             if size == 3:
-                breaks.append(("attack_needs_pair", f"Three attacking cards must hold a pair; {shown} has none."))
+                breaks.append(("attack_needs_pair", f"Three attacking cards must hold a pair; {shown} has none.",
+                               {"cards": [str(card) for card in cards]}))
             else:
                 breaks.append(("attack_needs_two_pairs", f"Five attacking cards must hold two pairs; {shown} has "
-                                                         f"{pairs_in(cards) or 'none'}."))
+                                                         f"{pairs_in(cards) or 'none'}.",
+                               {"cards": [str(card) for card in cards], "pairs": pairs_in(cards)}))
         defender_holds = deal.hands[1 - seat]
         if size > defender_holds:
             breaks.append(("attack_too_large", f"{name} may lay at most as many cards as {other} holds "
-                                               f"({defender_holds}), not {size}."))
+                                               f"({defender_holds}), not {size}.",
+                           {"size": size, "defender": 1 - seat, "held": defender_holds}))
         return breaks
 
     # --- defence -------------------------------------------------------------------------------
@@ -236,9 +251,10 @@ class Duren(Game):
         names = state.names
         if not deal.awaiting_defence:
             raise Rejected("not_your_turn", f"Nothing is laid to beat: {names[deal.attacker]} attacks now.",
-                           seat=seat)
+                           seat=seat, details={"turn": deal.attacker, "case": "nothing_to_beat"})
         if seat != deal.defender:
-            raise Rejected("not_your_turn", f"{names[deal.defender]} defends now, not {names[seat]}.", seat=seat)
+            raise Rejected("not_your_turn", f"{names[deal.defender]} defends now, not {names[seat]}.", seat=seat,
+                           details={"turn": deal.defender, "case": "defends"})
         pairs = self.read_beats(state, deal, command.get("beats"))
         deal.check_holds(seat, [other for _, other in pairs])
         event = {"type": "defend", "seat": seat,
@@ -249,10 +265,13 @@ class Duren(Game):
 
     def wrong_beat(self, card: Card, other: Card, trump: str) -> tuple[str, str]:
         code = "beat_too_low" if other.suit == card.suit else "beat_wrong_suit"
+        details = {"card": str(card), "with": str(other), "trump": trump}
         if card.suit == trump:
-            return code, f"{other} does not beat {card}: a trump is beaten only by a higher trump."
+            return code, f"{other} does not beat {card}: a trump is beaten only by a higher trump.", {
+                **details, "case": "trump"}
         suit, trumps = SUIT_NAMES[card.suit], SUIT_NAMES[trump] + "s"
-        return code, f"{other} does not beat {card}: only a higher {suit} or a trump ({trumps}) does."
+        return code, f"{other} does not beat {card}: only a higher {suit} or a trump ({trumps}) does.", {
+            **details, "suit": card.suit}
 
     def read_beats(self, state: DurenTable, deal: DurenDeal, beats_given: object) -> list[tuple[Card, Card]]:
         example = "[{\"card\": \"9S\", \"with\": \"10S\"}]"
@@ -265,7 +284,8 @@ class Duren(Game):
             card = self.read_card(state, beat["card"], "beats")
             if card not in deal.pending.attack:
                 laid = " ".join(map(str, deal.pending.attack))
-                raise Rejected("not_on_table", f"{card} was not laid in this attack ({laid}).", seat=deal.defender)
+                raise Rejected("not_on_table", f"{card} was not laid in this attack ({laid}).", seat=deal.defender,
+                               details={"card": str(card), "laid": [str(c) for c in deal.pending.attack]})
             pairs.append((card, self.read_card(state, beat["with"], "beats")))
         for index in (0, 1):
             twice = [card for card, count in Counter(pair[index] for pair in pairs).items() if count > 1]

@@ -23,6 +23,7 @@ PICKED_UP = "picked it up"
 DREW_FACE_UP = "drew it as the last card of the stock"
 SWAPPED = "swapped the nine of trumps for it"
 LAST_UNSEEN = "must hold every card not yet seen"
+HOW = {PICKED_UP: "picked_up", DREW_FACE_UP: "drew_face_up", SWAPPED: "swapped"}  # the words' cases
 SECRET = (DEALT, LAST_UNSEEN)  # known from an entered hand: the table's secret, never named in a verdict
 
 
@@ -138,17 +139,20 @@ class DurenDeal:
         """Why `card` cannot be in the seat's hand because it is known to lie elsewhere, or None."""
         other = 1 - seat
         if card in self.discarded:
-            return Rejected("card_discarded", f"{card} was already beaten and discarded in this deal.", seat=seat)
+            return Rejected("card_discarded", f"{card} was already beaten and discarded in this deal.", seat=seat,
+                            details={"card": str(card)})
         if card in self.table:
-            return Rejected("card_on_table", f"{card} lies on the table in this attack.", seat=seat)
+            return Rejected("card_on_table", f"{card} lies on the table in this attack.", seat=seat,
+                            details={"card": str(card)})
         if card == self.face_up and self.face_up_holder is None:
             return Rejected("card_under_stock", f"{card} lies face up under the stock; it is drawn last, "
-                            f"with the stock's last card ({self.stock} left).", seat=seat)
+                            f"with the stock's last card ({self.stock} left).", seat=seat,
+                            details={"card": str(card), "stock": self.stock})
         if card in self.known[other]:
             name, how = self.names[other], self.known[other][card]
             why = "the hands entered say so" if how in SECRET else f"{name} {how}"
             return Rejected("card_in_other_hand", f"{card} is in {name}'s hand ({why}).", seat=seat,
-                            details={"card": str(card), "holder": other})
+                            details={"card": str(card), "holder": other, "case": HOW.get(how, "entered")})
         return None
 
     def check_holds(self, seat: int, cards: list[Card]) -> None:
@@ -160,16 +164,17 @@ class DurenDeal:
         name, held = self.names[seat], self.hands[seat]
         if len(cards) > held:
             raise Rejected("not_enough_cards", f"{name} holds {held} card{'s' * (held != 1)}, not {len(cards)}.",
-                           seat=seat)
+                           seat=seat, details={"held": held, "size": len(cards)})
         unknown = [card for card in cards if card not in self.known[seat]]
         if len(unknown) > self.free_slots(seat):
             details = {"cards": listed(unknown)}
             if self.free_slots(seat) == 0:
                 raise Rejected("card_not_in_hand", f"{name}'s hand is known, and {show(unknown)} is not in it.",
-                               seat=seat, details=details)
+                               seat=seat, details={**details, "case": "known"})
             raise Rejected("card_not_in_hand", f"{name} holds {held} cards and {len(self.known[seat])} of them are "
                            f"known: {show(unknown)} cannot all be among the other {self.free_slots(seat)}.",
-                           seat=seat, details=details)
+                           seat=seat, details={**details, "case": "too_many", "held": held,
+                                               "known": len(self.known[seat]), "free": self.free_slots(seat)})
 
     def may_hold(self, seat: int, card: Card) -> bool:
         if card in self.known[seat]:

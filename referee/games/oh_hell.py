@@ -157,7 +157,8 @@ class OhHell(Game):
     # --- deal ----------------------------------------------------------------------------------
     def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
         if state.hand is not None and not state.hand.over:
-            raise Rejected("deal_in_progress", f"Hand {state.hand.number} is still being played.")
+            raise Rejected("deal_in_progress", f"Hand {state.hand.number} is still being played.",
+                           details={"deal": state.hand.number})
         dealer, warnings = self.choose_dealer(state, command, lot, force)
         number = state.deals_played + 1
         size = state.sizes[number - 1]
@@ -219,7 +220,7 @@ class OhHell(Game):
     def current_hand(self, state: OhHellTable) -> Hand:
         hand = state.hand
         if hand is None or hand.over:
-            raise Rejected("no_deal", "No hand is being played: log the deal first.")
+            raise Rejected("no_deal", "No hand is being played: log the deal first.", details={})
         return hand
 
     # --- bids ----------------------------------------------------------------------------------
@@ -239,20 +240,22 @@ class OhHell(Game):
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise InvalidInput("bad_bid", "bid is a whole number of tricks.", {"bid": bid})
         if hand.played:
-            raise Rejected("bidding_over", f"Play has begun in hand {hand.number}: no more bids.", seat=seat)
+            raise Rejected("bidding_over", f"Play has begun in hand {hand.number}: no more bids.", seat=seat,
+                           details={"deal": hand.number})
         if hand.bids[seat] is not None:
-            raise Rejected("already_bid", f"{name} already bid {hand.bids[seat]} in hand {hand.number}.", seat=seat)
+            raise Rejected("already_bid", f"{name} already bid {hand.bids[seat]} in hand {hand.number}.", seat=seat,
+                           details={"bid": hand.bids[seat], "deal": hand.number})
         waiting = hand.waiting_bids()
         if not state.options["simultaneous_bids"] and seat != waiting[0]:
             raise Rejected("not_your_turn", f"It is {state.names[waiting[0]]}'s turn to bid, not {name}'s.",
-                           seat=seat)
+                           seat=seat, details={"turn": waiting[0], "case": "bid"})
         if not 0 <= bid <= hand.size:
             raise Rejected("bid_out_of_range", f"Hand {hand.number} has {hand.size} cards: bid 0 to {hand.size}, "
-                           f"not {bid}.", seat=seat)
+                           f"not {bid}.", seat=seat, details={"bid": bid, "size": hand.size, "deal": hand.number})
         breaks = []
         if bid == self.forbidden_bid(state, hand, seat):
             breaks.append(("hook", f"{name} bids last as the dealer and may not bid {bid}: the bids would total "
-                                   f"{hand.size}, the hand size (hook)."))
+                                   f"{hand.size}, the hand size (hook).", {"bid": bid, "size": hand.size}))
         return judged({"type": "bid", "seat": seat, "bid": bid}, breaks, force, seat)
 
     def evolve_bid(self, state: OhHellTable, event: dict) -> None:
@@ -269,21 +272,23 @@ class OhHell(Game):
         waiting = hand.waiting_bids()
         if waiting:
             raise Rejected("bids_missing", f"Play begins when every bid is in; still to bid: "
-                           f"{', '.join(names[s] for s in waiting)}.", seat=seat)
+                           f"{', '.join(names[s] for s in waiting)}.", seat=seat, details={"seats": waiting})
         turn = hand.play_turn()
         if seat != turn:
-            raise Rejected("not_your_turn", f"It is {names[turn]}'s turn, not {names[seat]}'s.", seat=seat)
+            raise Rejected("not_your_turn", f"It is {names[turn]}'s turn, not {names[seat]}'s.", seat=seat,
+                           details={"turn": turn})
         if card == hand.trump_card:
             raise Rejected("trump_card_on_table", f"{card} is the turned-up trump card: it lies on the table, "
-                           "in no one's hand.", seat=seat)
+                           "in no one's hand.", seat=seat, details={"card": str(card)})
         if card in hand.played:
             raise Rejected("card_already_played", f"{card} was already played in trick {hand.played[card]} of "
-                           f"hand {hand.number}.", seat=seat)
+                           f"hand {hand.number}.", seat=seat,
+                           details={"card": str(card), "trick": hand.played[card], "deal": hand.number})
         holder = next((other for other in hand.knowledge.hands
                        if other != seat and hand.knowledge.hand(other)[card]), None)
         if holder is not None:
             raise Rejected("card_in_other_hand", f"{card} was dealt to {names[holder]}, not {names[seat]}.",
-                           seat=seat)
+                           seat=seat, details={"card": str(card), "holder": holder, "case": "entered"})
         illegal = self.judge(state, hand, seat, card)
         return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 

@@ -109,10 +109,14 @@ def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trum
     def disproof(later: Card) -> tuple[str, str] | None:
         if later.suit == led:
             return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]} {where} (played {card} on "
-                                        f"{lead}), but played {later} in trick {trick_now()}: a revoke.")
+                                        f"{lead}), but played {later} in trick {trick_now()}: a revoke."), {
+                "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
+                "later": str(later), "later_trick": trick_now(), "case": "found"}
         if later.suit == no_trump:
             return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]} {where} and did not trump (played "
-                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now()}.")
+                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now()}."), {
+                "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
+                "later": str(later), "later_trick": trick_now(), "case": "found"}
         return None
 
     return Claim(seat, seq, disproof, deal, trick.number)

@@ -1,0 +1,139 @@
+"""Random tables that make every mistake: matches of each game played with random entries (the wrong seat, a
+card seen too often, a bad bid, a forced illegal play, a known hand broken, an undo...), collecting every
+verdict the referee gives, with its code, seat and details, for the tests of the page's words."""
+
+from __future__ import annotations
+
+import random
+
+from referee import CardError, InvalidInput, Match, Rejected, get_game
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+SUITS = "SHDC"
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def deck(game: str, options: dict) -> list[str]:
+    if game == "duren":
+        low = "6" if options.get("deck") == 36 else "9"
+        return [rank + suit for rank in RANKS[RANKS.index(low):] for suit in SUITS]
+    if game == "oh_hell":
+        return [rank + suit for rank in RANKS for suit in SUITS]
+    jokers = ["X"] * options.get("jokers", 0)
+    return [rank for rank in RANKS for _ in SUITS] + jokers
+
+
+def random_options(game: str, rng: random.Random) -> dict:
+    if game == "oh_hell":
+        return {"sequence": [rng.randint(1, 3) for _ in range(rng.randint(1, 3))], "hook": rng.random() < 0.5,
+                "must_trump": rng.random() < 0.5, "simultaneous_bids": rng.random() < 0.2}
+    if game == "duren":
+        return {"deck": rng.choice([24, 36])}
+    if game == "ogurets":
+        return {"jokers": rng.choice([0, 3]), "lives": 1}
+    return {"limit": rng.choice([5, 21])}
+
+
+class Fuzzer:
+    def __init__(self, game: str, rng: random.Random):
+        self.game, self.rng = game, rng
+        spec = get_game(game)
+        players = rng.randint(spec.min_players, min(spec.max_players, 5))
+        self.match = Match.create(game, NAMES[:players], random_options(game, rng))
+        self.deck = deck(game, self.match.options)
+        self.players = players
+        self.verdicts: list[tuple[str, str, int | None, dict]] = []  # (kind, code, seat, details)
+
+    def seat(self, expected: int | None) -> int:
+        if expected is not None and self.rng.random() < 0.7:
+            return expected
+        return self.rng.randrange(self.players)
+
+    def card(self) -> str:
+        return self.rng.choice(self.deck)
+
+    def deal(self, expected: dict) -> dict:
+        rng = self.rng
+        command: dict = {"type": "deal"}
+        if rng.random() < 0.85:
+            command["dealer"] = expected.get("dealer") if expected.get("dealer") is not None and rng.random() < 0.8 \
+                else rng.randrange(self.players)
+        shuffled = self.deck[:]
+        rng.shuffle(shuffled)
+        size = expected["cards"] if isinstance(expected.get("cards"), int) else {
+            "ogorek": 6, "ogurets": 7, "duren": 5}.get(self.game, 1)
+        if self.game in ("oh_hell", "duren") and (self.game == "duren" or expected.get("turn_trump")):
+            command["trump"] = shuffled.pop()
+        if rng.random() < 0.6 and not all(self.match.state.out):
+            seats = [s for s in range(self.players) if not self.match.state.out[s]]
+            known = rng.sample(seats, k=rng.randint(1, len(seats)))
+            command["hands"] = {str(s): [shuffled.pop() for _ in range(size)] for s in known}
+        return command
+
+    def command(self) -> dict:
+        rng = self.rng
+        expected = self.match.expected() or {}
+        roll = rng.random()
+        if roll < 0.03 or (self.match.seq == 0 and roll < 0.15):  # an undo, sometimes with nothing to undo
+            return {"type": "undo"}
+        if roll < 0.03 + (0.002 if self.game == "duren" else 0.01):  # a series of Dureń runs until it is ended
+            return {"type": "end"}
+        if roll < 0.08 or (expected.get("type") == "deal" and rng.random() < 0.8):
+            return self.deal(expected)
+        kind = expected.get("type")
+        seat = self.seat(expected.get("seat"))
+        if self.game == "ogorek" and rng.random() < 0.03:
+            return {"type": "penalty", "seat": seat, "points": rng.choice([5, 30])}
+        if (kind == "bid" and rng.random() < 0.85) or (self.game == "oh_hell" and rng.random() < 0.1):
+            return {"type": "bid", "seat": seat, "bid": rng.randint(-1, 4)}
+        if self.game == "duren":
+            return self.duren(kind, seat, expected)
+        return {"type": "play", "seat": seat, "card": self.card()}
+
+    def duren(self, kind: str | None, seat: int, expected: dict) -> dict:
+        """Dureń's entries, often with cards the referee knows the seat holds, so that deals get played out."""
+        rng = self.rng
+        deal = self.match.state.deal
+        held = [str(card) for card in deal.known[seat]] if deal is not None else []
+        pick = (lambda: rng.choice(held)) if held and rng.random() < 0.7 else self.card
+        if rng.random() < 0.05:
+            return {"type": "exchange", "seat": seat}
+        if (kind == "defend" and rng.random() < 0.8) or rng.random() < 0.05:
+            attack = expected["cards"] if isinstance(expected.get("cards"), list) else [self.card()]
+            if rng.random() < 0.1:
+                attack = attack + [self.card()]
+            return {"type": "defend", "seat": seat,
+                    "beats": [{"card": card, "with": pick()} for card in attack if rng.random() < 0.4]}
+        size = rng.choice([1, 1, 1, 2, 3, 3, 5])
+        cards = list(dict.fromkeys(pick() for _ in range(size)))
+        return {"type": "attack", "seat": seat, "cards": cards}
+
+    def step(self) -> None:
+        command = self.command()
+        if self.rng.random() < 0.25:
+            command["force"] = True
+        try:
+            _, warnings, findings = self.match.play(command, lot=lambda n: self.rng.randrange(n))
+        except Rejected as rejected:
+            self.verdicts.append(("refusal", rejected.code, rejected.seat, rejected.details))
+            return
+        except (InvalidInput, CardError):
+            return
+        self.verdicts += [("warning", w["code"], w["seat"], w["details"]) for w in warnings]
+        self.verdicts += [("finding", f.code, f.seat, f.details) for f in findings]
+
+
+def verdicts(game: str, seed: int, matches: int, steps: int) -> list[tuple[str, str, int | None, dict]]:
+    rng = random.Random(seed)
+    found = []
+    for _ in range(matches):
+        fuzzer = Fuzzer(game, rng)
+        after = 3  # a few entries after the match is over, too
+        for _ in range(steps):
+            if fuzzer.match.view()["status"] == "finished":
+                after -= 1
+                if not after:
+                    break
+            fuzzer.step()
+        found += fuzzer.verdicts
+    return found
