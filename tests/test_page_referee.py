@@ -46,7 +46,7 @@ def test_a_blind_play_proven_illegal_later_shows_a_banner_with_the_proof(phone, 
     assert "Illegal play by W" in text
     assert "deal 1, trick 5 · Must play the lowest card" in text
     assert "W played 6 on 10 in trick 5 as their lowest card, but later played 4." in text
-    assert "Proof: event 25, W played 4." in text
+    assert "Proven by a later play: W played 4." in text
     phone.screenshot("finding-banner")
     findings = server_api(f"/api/matches/{match_id}")["findings"]
     assert [(f["seq"], f["seat"], f["code"], f["proof_seq"]) for f in findings] == [(21, 1, "must_play_lowest", 25)]
@@ -95,7 +95,7 @@ def test_the_table_can_let_a_bid_the_hook_forbids_stand(phone, server_api):
     banner = phone.page.locator(".verdict.finding")
     banner.wait_for()
     assert "Illegal play by Ala" in banner.inner_text()
-    assert "Let stand by the table (event 4)." in banner.inner_text()
+    assert "Let stand by the table." in banner.inner_text()
     state = server_api(f"/api/matches/{match_id}")
     assert state["deal"]["bids"] == [1, 0, 0]
     assert [(f["seq"], f["code"]) for f in state["findings"]] == [(4, "hook")]
@@ -127,6 +127,6 @@ def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_st
     phone.click("#let-it-stand")
     banner = phone.page.locator(".verdict.finding")
     banner.wait_for()
-    assert "Let stand by the table (event 7)." in banner.inner_text()
+    assert "Let stand by the table." in banner.inner_text()
     event = server_api(f"/api/matches/{match_id}/events")["events"][6]
     assert (event["card"], event["force"], event["illegal"]["code"]) == ("6", True, "must_play_higher")

@@ -46,6 +46,7 @@ def test_the_language_follows_the_browser_and_can_be_switched(new_phone, server_
     phone.click('.seat[data-seat="3"] button')
     phone.tap_card("9")
     assert phone.page.locator("#refusal h2").inner_text() == "To nie jest ruch tego gracza"
+    assert phone.text("#refusal .server-says") == "Teraz ruch: N, nie E."  # the referee in Polish, not English
     phone.screenshot("language-pl")
 
     phone.click('#langs button[data-lang="ru"]')

@@ -12,6 +12,7 @@ import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
 import { measure, tapAgain, touch, watchTaps } from "./taps.js";
+import { verdictText } from "./words.js";
 
 const POLL_MS = 1500;
 const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active", "penalty", "penaltySeat",
@@ -202,7 +203,9 @@ async function recorded(answer, entry) {
     app.seenFindings.add(findingId(finding));
     showFinding(finding, names, await proofText(finding));
   }
-  for (const warning of answer.warnings) showNotice(warning.message);
+  for (const warning of answer.warnings) {
+    showNotice(t("finding.let_stand", { what: verdictText(warning.code, warning.details, warning.seat, names) || warning.message }));
+  }
   if (event.type !== "undo") app.lastLive = event;
   if (event.type === "undo") {
     const log = await readLog();
@@ -252,6 +255,7 @@ async function refused(error, entry, dropped) {
   say(t("referee.not_recorded", { what }));
   showError(error, {
     what: t("referee.not_recorded", { what }),
+    names,
     letItStand: () => send({ ...body, force: true }),
     sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
   });

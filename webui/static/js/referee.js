@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { verdictText } from "./words.js";
 
 const root = document.getElementById("referee");
 const KEPT = 3; // the newest messages; older ones are in the log and the scores
@@ -62,7 +63,7 @@ export function showQuestion(text, { yes, yesLabel, yesId } = {}) {
  * A write the server refused, or could not take: the rule it breaks in plain words, the server's message
  * (names and cards), and, when the rule allows it, "let it stand".
  */
-export function showError(error, { what, letItStand, sendAgain } = {}) {
+export function showError(error, { what, letItStand, sendAgain, names = [] } = {}) {
   const actions = [];
   if (sendAgain) {
     actions.push(h("button", { type: "button", class: "secondary", id: "send-again", on: { click: () => { item.remove(); changed(); sendAgain(); } } },
@@ -75,7 +76,8 @@ export function showError(error, { what, letItStand, sendAgain } = {}) {
   const item = message("refusal", "refusal", [
     h("h2", { text: codeText(error.code, t("code.unknown")) }),
     what ? h("p", { class: "what", text: what }) : null,
-    error.message && !error.network ? h("p", { class: "server-says", text: error.message }) : null,
+    error.message && !error.network ? h("p", { class: "server-says",
+      text: verdictText(error.code, error.details, error.details && error.details.seat, names) || error.message }) : null,
     error.network || !(error.details && error.details.forceable) ? null : h("p", { class: "hint", text: t("referee.forceable_hint") }),
   ], actions);
   put(item, "refusal");
@@ -91,8 +93,8 @@ export function showFinding(finding, names, proofText) {
   const item = message("finding", `finding-${finding.seq}-${finding.proof_seq}-${finding.code}`, [
     h("h2", { text: t("finding.title", { name: names[finding.seat] }) }),
     h("p", { class: "where", text: `${where} · ${codeText(finding.code)}` }),
-    h("p", { class: "server-says", text: finding.message }),
-    h("p", { class: "proof", text: forced ? t("finding.forced", { seq: finding.seq }) : t("finding.proof", { seq: finding.proof_seq, proof: proofText }) }),
+    h("p", { class: "server-says", text: verdictText(finding.code, finding.details, finding.seat, names) || finding.message }),
+    h("p", { class: "proof", text: forced ? t("finding.forced") : t("finding.proof", { proof: proofText }) }),
   ]);
   put(item);
 }

@@ -3,6 +3,7 @@
 
 import { h, s } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { verdictText } from "./words.js";
 
 export const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#6a3d9a", "#8c6d00", "#56b4e9", "#000000"];
 
@@ -83,7 +84,7 @@ function findingsList(ctx) {
   return h("ul", { class: "findings" }, state.findings.map((f) => h("li", {},
     h("strong", { text: t("finding.title", { name: ctx.names[f.seat] }) }), " ",
     h("span", { text: f.trick ? t("finding.where_trick", { deal: f.deal, trick: f.trick }) : t("finding.where_deal", { deal: f.deal }) }),
-    h("p", { class: "server-says", text: f.message }))));
+    h("p", { class: "server-says", text: verdictText(f.code, f.details, f.seat, ctx.names) || f.message }))));
 }
 
 export function renderScores(root, ctx) {

@@ -1,0 +1,43 @@
+// The referee in the table's language: a refusal, warning or finding written by the page from its code and
+// details (webui/static/i18n: `say.<code>`, or `say.<code>.<case>` where a code has several wordings), with
+// the language's card letters and the players' names. The server's English message is the last resort.
+
+import { SUIT_SYMBOLS, cardText, cardsText, has, t } from "./i18n.js";
+
+const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender"]);
+const CARDS = new Set(["card", "top", "later", "lead", "nine", "face_up", "with"]);
+const CARD_LISTS = new Set(["cards", "laid"]);
+const SUITS = new Set(["led", "trump", "suit"]);
+
+/** One detail as the words say it: a seat by name, a card in the language's letters, a suit by its sign. */
+function spoken(name, value, names) {
+  if (value === null || value === undefined) return undefined;
+  if (SEATS.has(name)) return names[value];
+  if (CARDS.has(name)) return cardText(value);
+  if (CARD_LISTS.has(name)) return cardsText(value);
+  if (SUITS.has(name)) return SUIT_SYMBOLS[value];
+  if (name === "seats") return value.map((seat) => names[seat]).join(", ");
+  return String(value);
+}
+
+/** The words' key for a verdict; null when the page has none. */
+export function verdictKey(code, details = {}) {
+  if (details.case && has(`say.${code}.${details.case}`)) return `say.${code}.${details.case}`;
+  return has(`say.${code}`) ? `say.${code}` : null;
+}
+
+/**
+ * A verdict in the table's language, or null when the page cannot say it (no words, or a value missing):
+ * `seat` is whose play it is about.
+ */
+export function verdictText(code, details, seat, names) {
+  const key = verdictKey(code, details || {});
+  if (!key) return null;
+  const params = { name: names[seat] };
+  for (const [name, value] of Object.entries(details || {})) {
+    const text = spoken(name, value, names);
+    if (text !== undefined) params[name] = text;
+  }
+  const text = t(key, params);
+  return /\{\w+\}|undefined/.test(text) ? null : text;
+}
