@@ -77,7 +77,7 @@ def test_a_match_of_ogurets_from_the_first_deal_to_the_settlement(table, options
             player, taken = state["players"][seat], state["deal"]["taken"][str(seat)]
             assert player["points"] == player["score"] == taken["points"] == deal.points[seat]
             assert player["tricks_taken"] == len(taken["tricks"]) == deal.tricks[seat]
-        assert state["history"][-1] == {"deal": state["deal"]["number"],
+        assert state["history"][-1] == {"deal": state["deal"]["number"], "dealer": state["deal"]["dealer"],
                                         "scores": [deal.points.get(seat, 0) for seat in range(3)],
                                         "lives": [lives[seat] for seat in range(3)]}
 

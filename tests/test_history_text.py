@@ -89,7 +89,7 @@ def test_the_state_over_http_carries_the_history(table):
         for seat, card in trick:
             answer = table.play(match, seat, card)
 
-    expected = [{"deal": 1, "scores": [0, 0, 0, 9], "lives": [None] * 4}]
+    expected = [{"deal": 1, "dealer": 0, "scores": [0, 0, 0, 9], "lives": [None] * 4}]
     assert answer["state"]["history"] == expected
     assert table.state(match)["history"] == expected
     assert table.undo(match)["state"]["history"] == []

@@ -214,7 +214,7 @@ def test_two_players_play_six_tricks_of_two_cards():
     match = Match.create("ogorek", ["A", "B"])
     deal_and_finish(match, {0: "3", 1: "J"}, dealer=1)
     assert match.state.scores == [0, 11]
-    assert match.view()["history"] == [{"deal": 1, "scores": [0, 11], "lives": [None, None]}]
+    assert match.view()["history"] == [{"deal": 1, "dealer": 1, "scores": [0, 11], "lives": [None, None]}]
     assert match.expected()["dealer"] == 0
 
 

@@ -305,7 +305,7 @@ def test_a_life_is_lost_at_the_threshold_or_more(high, threshold, points, lives)
     assert (players[0]["points"], players[0]["lives"], players[0]["tricks_taken"]) == (40, 1, 6)
     result = match.view()["deal"]["result"]
     assert result == {"points": {"1": points, "0": 40}, "lost_life": [0, 1] if lives == 1 else [0], "out": []}
-    assert match.view()["history"] == [{"deal": 1, "scores": [40, points], "lives": [1, lives]}]
+    assert match.view()["history"] == [{"deal": 1, "dealer": 0, "scores": [40, points], "lives": [1, lives]}]
     assert match.expected() == {"type": "deal", "dealer": 1, "deal": 2, "cards": 7}
 
 

@@ -76,7 +76,9 @@ def test_the_scoresheet_and_the_log_download(phone, server_api):
     with phone.page.expect_download() as download:
         phone.click("#download-csv")
     text = download.value.path().read_text(encoding="utf-8-sig")
-    assert list(csv.reader(io.StringIO(text))) == [["deal", "'=Ala", 'Bob "B"'], ["1", "0", "13"]]
+    assert list(csv.reader(io.StringIO(text))) == [
+        ["deal", "dealer", "'=Ala: minus points", "'=Ala: total", 'Bob "B": minus points', 'Bob "B": total'],
+        ["1", "'=Ala", "0", "0", "13", "13"]]
     with phone.page.expect_download() as download:
         phone.click("#download-json")
     log = json.loads(download.value.path().read_text(encoding="utf-8"))

@@ -90,7 +90,7 @@ class Table:
     deals_played: int = 0
     last_dealer: int | None = None
     findings: list[Finding] = field(default_factory=list)
-    history: list[dict] = field(default_factory=list)  # the totals after every deal
+    history: list[dict] = field(default_factory=list)  # the standing after every deal, for the scoresheet
 
     @property
     def seats(self) -> range:
@@ -108,8 +108,10 @@ class Table:
                 return candidate
         raise AssertionError("no player is left in")
 
-    def record_history(self, deal: int) -> None:
-        self.history.append({"deal": deal, "scores": list(self.scores), "lives": list(self.lives)})
+    def record_history(self, deal: int, dealer: int, **extra: object) -> None:
+        """The standing after a deal: who dealt it, the scores and lives, and what the game adds."""
+        self.history.append({"deal": deal, "dealer": dealer, "scores": list(self.scores), "lives": list(self.lives),
+                             **extra})
 
 
 class Game:

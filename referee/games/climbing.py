@@ -264,7 +264,7 @@ class ClimbingGame(Game):
             return
         deal.over = True
         self.score_deal(state, deal)
-        state.record_history(deal.number)
+        state.record_history(deal.number, deal.dealer)
 
     # --- views ---------------------------------------------------------------------------------
     def expected(self, state: ClimbTable) -> dict | None:

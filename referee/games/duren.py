@@ -300,7 +300,7 @@ class Duren(Game):
         winner = deal.result["winner"]
         if winner is not None:
             state.scores[winner] += 1
-        state.record_history(deal.number)
+        state.record_history(deal.number, deal.dealer, winner=winner)
 
     # --- views ---------------------------------------------------------------------------------
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]]:

@@ -331,7 +331,7 @@ class OhHell(Game):
             scored = points(bid, taken, hand.size, state.options)
             state.scores[seat] += scored
             hand.result.append({"seat": seat, "bid": bid, "taken": taken, "points": scored})
-        state.record_history(hand.number)
+        state.record_history(hand.number, hand.dealer, bids=list(hand.bids), taken=list(hand.taken))
         if hand.number == len(state.sizes):
             self.finish(state)
 

@@ -3,6 +3,7 @@
 
 import { h, s } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
 
 export const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#6a3d9a", "#8c6d00", "#56b4e9", "#000000"];
@@ -92,6 +93,7 @@ export function renderScores(root, ctx) {
   root.replaceChildren(
     h("section", { class: "panel" }, h("h2", { text: t("score.title") }), scoreTable(ctx),
       h("p", { class: "hint", text: tn("score.deals_played", state.history.length) })),
+    h("section", { class: "panel" }, h("h2", { text: t("sheet.title") }), renderSheet(state)),
     h("section", { class: "panel" }, h("h2", { text: t("chart.heading") }),
       state.history.length ? chart(state, ctx.names) : h("p", { class: "hint", text: t("chart.empty") }),
       h("ul", { class: "legend" }, ctx.names.map((name, seat) => h("li", {},

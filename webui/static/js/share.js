@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { loadEvents } from "./log.js";
-import { tally } from "./scores.js";
+import { sheetLines } from "./scoresheet.js";
 
 export function followLink(matchId) {
   return new URL(`?m=${encodeURIComponent(matchId)}`, document.baseURI).href;
@@ -21,12 +21,9 @@ function csvField(value) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The scoresheet: one row per deal, one column per player, with the total each had after it. */
+/** The scoresheet as on the Scores tab: one row per deal, each player's figures of the deal and totals. */
 export function scoresheet(state) {
-  const { values } = tally(state);
-  const names = state.players.map((p) => p.name);
-  const lines = [[t("csv.deal"), ...names], ...state.history.map((row) => [row.deal, ...values(row)])];
-  return lines.map((line) => line.map(csvField).join(",")).join("\r\n") + "\r\n";
+  return sheetLines(state).map((line) => line.map(csvField).join(",")).join("\r\n") + "\r\n";
 }
 
 function download(name, type, text) {

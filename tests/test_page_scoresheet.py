@@ -1,0 +1,81 @@
+"""The scoresheet as on paper: a row per deal, a column per player, each deal's figure and the running total,
+the dealer marked; the CSV download has the same rows, Oh Hell's bids included."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from conftest_browser import PHONES
+
+pytestmark = pytest.mark.browser
+
+
+def post(server_api, match, body):
+    return server_api.post(f"/api/matches/{match['id']}/events", body, match["key"])
+
+
+def sheet(phone) -> list[list[str]]:
+    phone.tab("scores")
+    phone.page.wait_for_selector("#scoresheet")
+    return [row.locator("th, td").all_inner_texts() for row in phone.page.locator("#scoresheet tbody tr").all()]
+
+
+def downloaded_csv(phone) -> list[list[str]]:
+    phone.tab("share")
+    with phone.page.expect_download() as download:
+        phone.click("#download-csv")
+    return list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8-sig"))))
+
+
+def oh_hell_two_hands(server_api) -> dict:
+    match = server_api.post("/api/matches", {"game": "oh_hell", "players": ["Ala", "Bob", "Cyd"],
+                                             "options": {"sequence": [1, 1, 1]}})
+    for dealer, trump, bids, plays in [
+        (0, "2C", [(1, 1), (2, 0), (0, 0)], [(1, "AS"), (2, "3S"), (0, "4S")]),  # Bob bids 1, takes it
+        (1, "2D", [(2, 1), (0, 1), (1, 0)], [(2, "KH"), (0, "AH"), (1, "3H")]),  # Cyd misses, Ala makes it
+    ]:
+        post(server_api, match, {"type": "deal", "dealer": dealer, "trump": trump})
+        for seat, bid in bids:
+            post(server_api, match, {"type": "bid", "seat": seat, "bid": bid})
+        for seat, card in plays:
+            post(server_api, match, {"type": "play", "seat": seat, "card": card})
+    return match
+
+
+@pytest.mark.parametrize(("size", "locale"), [("360x740", "en-US"), ("390x844", "pl-PL"), ("390x844", "ru-RU")])
+def test_oh_hell_sheet_has_each_hands_bid_tricks_and_score_and_the_csv_the_same(new_phone, server_api, size, locale):
+    match = oh_hell_two_hands(server_api)
+    phone = new_phone(locale=locale, viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}")
+    dealer = {"en-US": "D", "pl-PL": "R", "ru-RU": "С"}[locale]
+    rows = sheet(phone)
+    assert [[" ".join(cell.split()) for cell in row] for row in rows] == [
+        ["1", f"{dealer} 0/0 +10 10", "1/1 +11 11", "0/0 +10 10"],
+        ["2", "1/1 +11 21", f"{dealer} 0/0 +10 21", "1/0 +0 10"],
+    ]
+    phone.screenshot(f"scoresheet-oh-hell-{size}-{locale[:2]}", full_page=False)
+    lines = downloaded_csv(phone)
+    assert lines[1:] == [["1", "Ala", "0", "0", "10", "10", "1", "1", "11", "11", "0", "0", "10", "10"],
+                         ["2", "Bob", "1", "1", "11", "21", "0", "0", "10", "21", "1", "0", "0", "10"]]
+    assert len(lines[0]) == 2 + 3 * 4
+
+
+def test_ogorek_and_duren_sheets_show_each_deal_and_the_total(new_phone, server_api):
+    ogorek = server_api.post("/api/matches", {"game": "ogorek", "players": ["Ala", "Bob"]})
+    post(server_api, ogorek, {"type": "deal", "dealer": 0})
+    for seat, card in [(1, "2"), (0, "3"), (0, "4"), (1, "5"), (1, "6"), (0, "7"), (0, "8"), (1, "9"),
+                       (1, "10"), (0, "J"), (0, "Q"), (1, "K")]:
+        post(server_api, ogorek, {"type": "play", "seat": seat, "card": card})
+    phone = new_phone()
+    phone.open(f"/?m={ogorek['id']}")
+    assert [[" ".join(cell.split()) for cell in row] for row in sheet(phone)] == [["1", "D 0 0", "+13 13"]]
+    assert downloaded_csv(phone)[1] == ["1", "Ala", "0", "0", "13", "13"]
+
+    duren = server_api.post("/api/matches", {"game": "duren", "players": ["Ala", "Bob"]})
+    post(server_api, duren, {"type": "deal", "dealer": 0, "trump": "9S"})
+    post(server_api, duren, {"type": "end"})
+    phone.open(f"/?m={duren['id']}")
+    phone.tab("scores")
+    assert phone.page.locator("#scoresheet").count() == 0  # no deal finished: nothing to write down yet

@@ -1,0 +1,67 @@
+// The scoresheet, as on paper: one row per deal, one column per player, with that deal's figure and the
+// running total (Ogórek: minus points; Ogurets: points taken and lives left; Oh Hell: bid, tricks, score;
+// Dureń: who won), the dealer marked. The Scores tab draws it; the CSV download has the same rows.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** What one player did in one deal: `figure` of the deal, `total` after it, and the fields of the CSV. */
+function cell(game, row, before, seat) {
+  const total = row.scores[seat];
+  if (game === "ogurets") {
+    return { figure: String(row.scores[seat]), total: row.lives[seat] === null ? "–" : t("sheet.lives", { n: row.lives[seat] }),
+             fields: [row.scores[seat], row.lives[seat]] };
+  }
+  const gained = total - (before ? before.scores[seat] : 0);
+  if (game === "oh_hell") {
+    const bid = row.bids ? row.bids[seat] : null;
+    const took = row.taken ? row.taken[seat] : null;
+    return { figure: t("sheet.bid_took", { bid: bid ?? "–", took: took ?? "–", points: gained }), total: String(total),
+             fields: [bid, took, gained, total] };
+  }
+  if (game === "duren") {
+    const won = row.winner === seat;
+    const figure = row.winner === null || row.winner === undefined ? t("sheet.draw") : won ? t("sheet.won") : "";
+    return { figure, total: String(total), fields: [won ? 1 : 0, total] };
+  }
+  return { figure: gained ? `+${gained}` : "0", total: String(total), fields: [gained, total] };
+}
+
+/** The rows of the sheet: {deal, dealer, cells: [{figure, total, fields}] per seat}. */
+export function sheetRows(state) {
+  return state.history.map((row, index) => ({
+    deal: row.deal,
+    dealer: row.dealer,
+    cells: state.players.map((p) => cell(state.game, row, index ? state.history[index - 1] : null, p.seat)),
+  }));
+}
+
+/** The CSV's header: deal, dealer, then each player's fields. */
+export function sheetHeader(state) {
+  const fields = { ogorek: ["sheet.csv_minus", "sheet.csv_total"], ogurets: ["sheet.csv_points", "sheet.csv_lives"],
+                   oh_hell: ["sheet.csv_bid", "sheet.csv_took", "sheet.csv_score", "sheet.csv_total"],
+                   duren: ["sheet.csv_won", "sheet.csv_total"] }[state.game];
+  return [t("csv.deal"), t("sheet.csv_dealer"),
+    ...state.players.flatMap((p) => fields.map((key) => `${p.name}: ${t(key)}`))];
+}
+
+export function sheetLines(state) {
+  const names = state.players.map((p) => p.name);
+  return [sheetHeader(state), ...sheetRows(state).map((row) => [row.deal, names[row.dealer] ?? "",
+    ...row.cells.flatMap((c) => c.fields.map((value) => (value === null || value === undefined ? "" : value)))])];
+}
+
+export function renderSheet(state) {
+  const rows = sheetRows(state);
+  if (!rows.length) return h("p", { class: "hint", text: t("chart.empty") });
+  return h("div", { class: "table-scroll" }, h("table", { class: "sheet", id: "scoresheet" },
+    h("caption", { text: t(`sheet.how.${state.game}`) }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num", text: t("sheet.deal") }),
+      state.players.map((p) => h("th", { scope: "col", class: "num", text: p.name })))),
+    h("tbody", {}, rows.map((row) => h("tr", { "data-deal": row.deal },
+      h("th", { scope: "row", class: "num", text: String(row.deal) }),
+      row.cells.map((c, seat) => h("td", { class: ["num", seat === row.dealer && "dealt"], "data-seat": seat },
+        seat === row.dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
+        h("span", { class: "figure", text: c.figure }),
+        h("span", { class: "total", text: c.total }))))))));
+}
