@@ -99,7 +99,7 @@ def test_duren_deals_swaps_the_nine_attacks_beats_and_takes(phone, server_api):
     phone.click("#end")  # the players end the series: two taps, so that one cannot do it by mistake
     phone.click("#end-confirm")
     phone.page.wait_for_selector("#finished")
-    assert phone.page.locator(".places li").all_inner_texts() == ["1. Ala", "1. Bob"]
+    assert phone.page.locator(".places li").all_inner_texts() == ["1st: Ala", "1st: Bob"]  # a shared place
     assert server_api(f"/api/matches/{match_id}")["status"] == "finished"
 
 

@@ -29,14 +29,14 @@ def test_the_settlement_shows_the_transfers_now_and_at_the_end(phone, server_api
     assert phone.text(".settlement").count("Nobody owes anybody anything.") == 1
 
     penalty(phone, 2, 6)  # Cyd cuts the deck and is over the limit of 5: out, third
-    assert "out · 3." in phone.text('.seat[data-seat="2"]')
+    assert "out · 3rd" in phone.text('.seat[data-seat="2"]')
     phone.tab("money")
     assert transfers(phone) == ["Cyd pays Ala 1.00 EUR", "Cyd pays Bob 1.00 EUR"]
     phone.screenshot("money-if-we-stopped-now")
 
     penalty(phone, 1, 6)  # Bob too: Ala is the last one in and wins the pool
     phone.page.wait_for_selector("#finished")
-    assert phone.page.locator(".places li").all_inner_texts() == ["1. Ala", "2. Bob", "3. Cyd"]
+    assert phone.page.locator(".places li").all_inner_texts() == ["1st: Ala", "2nd: Bob", "3rd: Cyd"]
     phone.tab("money")
     assert phone.text(".settlement h2") == "Final settlement"
     assert transfers(phone) == ["Bob pays Ala 1.00 EUR", "Cyd pays Ala 2.00 EUR"]

@@ -76,7 +76,8 @@ def test_oh_hell_takes_a_list_of_hand_sizes_and_its_switches(phone, server_api):
     state = server_api(f"/api/matches/{page.url.split('?m=')[1]}")
     assert state["options"]["sequence"] == [2, 1] and state["options"]["hook"] is True
     assert state["options"]["must_trump"] is False
-    assert "Hand 1" not in phone.text("main")  # nothing dealt yet
+    assert "Hand 1 of 2" in phone.text(".deal-step h2")  # the hand to deal, in the words of the deal info
+    assert phone.text("#deal-info") == ""  # nothing dealt yet
     assert "deals 2 cards to each player" in phone.text(".instructions")
 
 

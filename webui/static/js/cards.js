@@ -18,3 +18,31 @@ export function suitedRanks(game, options) {
 export function isRed(suit) {
   return suit === "H" || suit === "D";
 }
+
+function suitOf(card) {
+  const last = card.slice(-1);
+  return SUITS.includes(last) && card.length > 1 ? last : null;
+}
+
+/**
+ * Who takes (or, in Ogórek, leads after) a complete trick of `plays` ({seat, card} in the order played), for a
+ * page that has not heard from the server yet: the highest card, the latest of equal ones (Ogórek, Ogurets);
+ * the highest trump, else the highest card of the suit led (Oh Hell). Null for a game the page cannot tell.
+ */
+export function trickTaker(game, options, plays, trump) {
+  if (!plays.length) return null;
+  if (game === "ogorek" || game === "ogurets") {
+    const order = rankKeys(game, options);
+    return plays.reduce((best, p) => (order.indexOf(p.card) >= order.indexOf(best.card) ? p : best)).seat;
+  }
+  if (game === "oh_hell") {
+    const led = suitOf(plays[0].card);
+    const strength = (card) => {
+      const suit = suitOf(card);
+      const rank = RANKS.indexOf(card.slice(0, -1));
+      return suit === trump ? 200 + rank : suit === led ? 100 + rank : rank - 100;
+    };
+    return plays.reduce((best, p) => (strength(p.card) > strength(best.card) ? p : best)).seat;
+  }
+  return null;
+}

@@ -60,6 +60,14 @@ export function rankLetter(rank) {
   return has(`rank.${rank}`) ? t(`rank.${rank}`) : rank;
 }
 
+const ENGLISH_ORDINALS = { one: "st", two: "nd", few: "rd", other: "th" };
+
+/** A place as the language writes it in {place}: "1st" in English; Polish and Russian add their own mark. */
+export function ordinal(n) {
+  if (current !== "en") return String(n);
+  return `${n}${ENGLISH_ORDINALS[new Intl.PluralRules("en", { type: "ordinal" }).select(n)]}`;
+}
+
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 /** Splits a card in the API's notation ("10H", "Q", "X") into its rank and suit. */

@@ -6,16 +6,18 @@
 
 import { SUITS, isRed } from "./cards.js";
 import { h } from "./dom.js";
-import { SUIT_SYMBOLS, cardName, rankLetter, t } from "./i18n.js";
+import { SUIT_SYMBOLS, cardName, rankLetter, splitCard, t } from "./i18n.js";
 
 function key(card, label, { gone, dim, chosen, onPick, suit, records }) {
+  // the name begins with what the key shows (K♥), then says it in words (king of hearts)
+  const shown = rankLetter(splitCard(card).rank) + (suit ? SUIT_SYMBOLS[suit] : "");
   return h("button", {
     type: "button",
     class: ["key", suit && (isRed(suit) ? "red" : "black"), gone && "gone", dim && "dim", chosen && "chosen"],
     "data-card": card,
     "data-records": records ? "play" : null,
     "data-who": records ? records.who : null,
-    "aria-label": cardName(card) + (gone ? ` (${t("keypad.gone")})` : ""),
+    "aria-label": `${shown}, ${cardName(card)}${gone ? ` (${t("keypad.gone")})` : ""}`,
     "aria-pressed": chosen === undefined ? null : String(Boolean(chosen)),
     disabled: gone,
     on: { click: () => onPick(card) },

@@ -12,6 +12,7 @@ import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
 import { measure, tapAgain, touch, watchTaps } from "./taps.js";
+import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
 
 const POLL_MS = 1500;
@@ -64,6 +65,7 @@ function context() {
     lastLive: app.lastLive,
     lastWord: app.lastWord,
     ask: showQuestion,
+    say: (text) => say(text),
     showHands: app.showHands,
     toggleHands,
     log: () => app.log,
@@ -91,6 +93,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  keepAwake(Boolean(app.matchId && app.state && app.key && app.state.status === "playing"));
   if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
   if (app.pushed) {
     app.pushed = false;

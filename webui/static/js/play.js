@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { describeEvent, renderLog } from "./log.js";
-import { t, tn } from "./i18n.js";
+import { ordinal, t, tn } from "./i18n.js";
 import { climbing } from "./games/climbing.js";
 import { duren } from "./games/duren.js";
 import { ohHell } from "./games/ohhell.js";
@@ -87,7 +87,7 @@ function finishedPanel(ctx) {
   const ranking = [...ctx.state.players].sort((a, b) => a.place - b.place);
   return h("section", { class: "action finished", id: "finished" },
     h("h2", { text: t("finished.title") }),
-    h("ul", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: p.place, name: p.name }) }))),
+    h("ul", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: ordinal(p.place), name: p.name }) }))),
     h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")));
 }
 

@@ -2,7 +2,7 @@
 // small chart of every player's total after each deal.
 
 import { h, s } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { ordinal, t, tn } from "./i18n.js";
 import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
 
@@ -17,8 +17,8 @@ export function tally(state) {
 }
 
 function standingText(player, state) {
-  if (state.status === "finished") return t("score.place", { place: player.place });
-  if (player.out) return t("score.out_place", { place: player.place });
+  if (state.status === "finished") return t("score.place", { place: ordinal(player.place) });
+  if (player.out) return t("score.out_place", { place: ordinal(player.place) });
   return t("score.in");
 }
 

@@ -64,7 +64,7 @@ export function renderSetup(root, ctx) {
     gamesField(ctx, redraw),
     playersField(game, redraw),
     optionsField(game),
-    moneyField(),
+    moneyField(game),
     dealerField(redraw),
     h("button", { type: "submit", class: "primary wide", id: "start" }, t("setup.start")),
   );
@@ -181,7 +181,7 @@ function optionControl(gameName, option) {
   return h("div", { class: "option" }, h("label", { for: id, text: label }), control, about);
 }
 
-function moneyField() {
+function moneyField(game) {
   return h("fieldset", { class: "money" },
     h("legend", { text: t("setup.money") }),
     h("div", { class: "row" },
@@ -193,7 +193,7 @@ function moneyField() {
         h("label", { for: "currency", text: t("setup.currency") }),
         h("input", { id: "currency", type: "text", value: draft.currency, maxlength: 3, autocapitalize: "characters",
                      autocomplete: "off", on: { input: (e) => { draft.currency = e.target.value; } } }))),
-    h("p", { class: "hint", text: t("setup.stake_hint") }),
+    h("p", { class: "hint", id: "stake-hint", text: t(`stake_hint.${game.game}`) }),
   );
 }
 
@@ -226,10 +226,27 @@ function recentList(ctx) {
   );
 }
 
+/** The names to start with: rows left empty are dropped while enough players remain; else which rows lack one. */
+function namesToStart(game) {
+  const named = draft.players.map((name, index) => ({ name: name.trim(), index }));
+  const filled = named.filter((p) => p.name);
+  if (filled.length >= game.min_players) return { names: filled.map((p) => p.name), dealer: filled.findIndex((p) => p.index === draft.dealer) };
+  const rows = named.filter((p) => !p.name).map((p) => t("setup.player_n", { n: p.index + 1 })).join(", ");
+  return { problem: filled.length + named.filter((p) => !p.name).length >= game.min_players
+    ? t("setup.unnamed", { rows }) : t("setup.too_few", { game: gameTitle(game.game, []), n: game.min_players }) };
+}
+
 async function start(ctx) {
+  const game = gameOf(ctx);
+  const { names, dealer, problem } = namesToStart(game);
+  if (problem) {
+    showError({ code: "bad_players", message: problem, details: {} });
+    return;
+  }
+  if (typeof draft.dealer === "number") draft.dealer = dealer >= 0 ? dealer : "lot";
   const body = {
     game: draft.game,
-    players: draft.players.map((name) => name.trim()),
+    players: names,
     options: draft.options,
     stake: draft.stake.trim() ? draft.stake.trim().replace(",", ".") : null,
     currency: draft.currency.trim() ? draft.currency.trim().toUpperCase() : null,

@@ -1,8 +1,8 @@
 // What every game's table shows: cards, the seats with the cards in front of them, the deal step.
 
-import { isRed } from "./cards.js";
+import { isRed, trickTaker } from "./cards.js";
 import { h } from "./dom.js";
-import { SUIT_SYMBOLS, cardName, cardText, rankLetter, splitCard, t } from "./i18n.js";
+import { SUIT_SYMBOLS, cardName, cardText, ordinal, rankLetter, splitCard, t } from "./i18n.js";
 import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
 import { randomSeat } from "./local.js";
 
@@ -20,16 +20,34 @@ export function pendingPlays(ctx) {
   return ctx.pending().filter((e) => e.body.type === "play").map((e) => ({ seat: e.body.seat, card: e.body.card }));
 }
 
-/** The seat that plays next once the plays waiting here are recorded; null when the trick would be over. */
-export function provisionalSeat(ctx) {
-  const waiting = ctx.pending();
-  if (!waiting.length) return undefined;
+/**
+ * The trick as it will stand once the plays waiting here are recorded: its cards ({seat, card, pending}) and
+ * who plays next. A trick the waiting plays complete is taken by the rule's player (who then leads), so that
+ * a phone without network goes on into the next trick; `next` is null when the page cannot tell.
+ */
+export function provisionalTrick(ctx) {
   const deal = ctx.state.deal;
+  const waiting = ctx.pending();
   const plays = pendingPlays(ctx);
-  if (!deal || plays.length !== waiting.length) return null;
-  if ((deal.table || []).length + plays.length >= deal.seats.length) return null;
-  const last = plays[plays.length - 1].seat;
-  return deal.seats[(deal.seats.indexOf(last) + 1) % deal.seats.length];
+  let trick = (deal && deal.table ? deal.table : []).map((p) => ({ seat: p.seat, card: p.card, pending: false }));
+  if (!deal || !deal.seats || plays.length !== waiting.length) return { trick, next: null };
+  let next = deal.turn ?? null;
+  for (const play of plays) {
+    trick.push({ ...play, pending: true });
+    if (trick.length >= deal.seats.length) {
+      next = trickTaker(ctx.state.game, ctx.state.options, trick, deal.trump);
+      trick = [];
+    } else {
+      next = deal.seats[(deal.seats.indexOf(play.seat) + 1) % deal.seats.length];
+    }
+  }
+  return { trick, next };
+}
+
+/** The seat that plays next once the plays waiting here are recorded; null when the page cannot tell. */
+export function provisionalSeat(ctx) {
+  if (!ctx.pending().length) return undefined;
+  return provisionalTrick(ctx).next;
 }
 
 /** Who the next entry is for: the seat tapped, else who the referee expects (after what waits to be sent). */
@@ -63,15 +81,14 @@ export function seatList(ctx, rules) {
     if (!selectable || player.out) return h("li", { ...props, "aria-current": turn ? "true" : null }, h("div", { class: "seat-body" }, content));
     return h("li", props, h("button", {
       type: "button", class: "seat-body", "data-seat": player.seat, "aria-pressed": String(turn),
-      "aria-label": `${player.name}${turn ? `, ${rules.turnLabel(ctx)}` : ""}`,
       on: { click: () => { ctx.ui.seat = player.seat; ctx.redraw(); } },
     }, content));
   }));
 }
 
 function standingBadge(player, state) {
-  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: player.place }) });
-  return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: player.place }) }) : null;
+  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: ordinal(player.place) }) });
+  return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: ordinal(player.place) }) }) : null;
 }
 
 /** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed. */
@@ -87,7 +104,7 @@ export function seatButtons(ctx, { chosen, onPick, label, only }) {
  * The deal step: who deals (by lot for the first deal, else the rule's dealer, which the table may
  * override), the instructions for the dealer, and, where the game turns up a trump card, that card.
  */
-export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad }) {
+export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, title: named }) {
   const { state, ui } = ctx;
   const expected = state.expected;
   const first = expected.dealer === null;
@@ -97,7 +114,8 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad })
   }
   const names = ctx.names;
   const lot = ui.dealer === "lot";
-  const rows = [h("h2", { text: t("deal.title", { n: expected.deal }) })];
+  const title = named || t("deal.title", { n: expected.deal });
+  const rows = [h("h2", { text: title })];
   const choices = [];
   if (first) {
     if (lotOnServer) {
@@ -134,16 +152,13 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad })
     } },
   }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
   if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad }));
-  return h("section", { class: "action deal-step", "aria-label": t("deal.title", { n: expected.deal }) }, rows);
+  return h("section", { class: "action deal-step", "aria-label": title }, rows);
 }
 
 /** The cards a player has put down in the current trick, those still waiting to be sent included. */
 export function trickInFront(ctx, seat) {
-  const deal = ctx.state.deal;
-  if (!deal) return [];
-  const own = deal.table.filter((p) => p.seat === seat).map((p) => cardChip(p.card));
-  const waiting = pendingPlays(ctx).filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: true }));
-  return [...own, ...waiting];
+  if (!ctx.state.deal) return [];
+  return provisionalTrick(ctx).trick.filter((p) => p.seat === seat).map((p) => cardChip(p.card, { pending: p.pending }));
 }
 
 /** The last complete trick, in words, while the next one has not begun (`phrase`: how to say it). */

@@ -68,7 +68,10 @@ function playPanel(ctx) {
       label: t("keypad.label"),
       records: seat === null ? null : { who: ctx.names[seat] },
       onPick: (card) => {
-        if (seat === null) return;
+        if (seat === null) {
+          ctx.say(t("play.tap_seat_first"));
+          return;
+        }
         ctx.send({ type: "play", seat, card });
       },
     }));

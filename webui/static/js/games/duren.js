@@ -98,7 +98,7 @@ function attackPanel(ctx) {
     }),
     h("button", { type: "button", class: "primary wide", id: "log-attack", "data-records": "attack", disabled: !chosen.length,
                   on: { click: () => ctx.send({ type: "attack", seat, cards: chosen }) } },
-    tn("attack.log", chosen.length)),
+    chosen.length ? tn("attack.log", chosen.length) : t("attack.pick")),
     exchange ? h("div", { class: "exchange" }, exchange.seats.map((s) => h("button", {
       type: "button", class: "secondary wide", "data-exchange": s, "data-records": "exchange",
       on: { click: () => ctx.send({ type: "exchange", seat: s }) },

@@ -12,6 +12,16 @@ function figures(ctx, player) {
   return parts.join(" · ");
 }
 
+const MOST_CARDS = { 3: 15, 4: 13, 5: 10, 6: 8, 7: 7 };
+
+/** How many hands the match has (RULES.md §4): by the sequence and the number of players. */
+function handsInMatch(state) {
+  const sequence = state.options.sequence;
+  if (Array.isArray(sequence)) return sequence.length;
+  const most = MOST_CARDS[state.players.length];
+  return sequence === "up_down" || sequence === "down_up" ? 2 * most - 1 : most;
+}
+
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
   if (!deal) return "";
@@ -34,8 +44,8 @@ function trump(ctx) {
 function result(ctx) {
   const deal = ctx.state.deal;
   if (!deal || !deal.over || !deal.result) return null;
-  return h("ul", { class: "result", role: "status", "aria-label": t("result.hand", { n: deal.number }) },
-    deal.result.map((r) => h("li", { text: t("result.oh_hell", { name: ctx.names[r.seat], bid: r.bid, took: r.taken, points: r.points }) })));
+  return h("div", { class: "result", role: "status", "aria-label": t("result.hand", { n: deal.number }) }, h("ul", {},
+    deal.result.map((r) => h("li", { text: t("result.oh_hell", { name: ctx.names[r.seat], bid: r.bid, took: r.taken, points: r.points }) }))));
 }
 
 function played(deal) {
@@ -82,7 +92,10 @@ function playPanel(ctx) {
       dim: (card) => Boolean(legal) && !legal.has(card),
       label: t("keypad.label"),
       records: seat === null ? null : { who: ctx.names[seat] },
-      onPick: (card) => { if (seat !== null) ctx.send({ type: "play", seat, card }); },
+      onPick: (card) => {
+        if (seat === null) ctx.say(t("play.tap_seat_first"));
+        else ctx.send({ type: "play", seat, card });
+      },
     }));
 }
 
@@ -99,6 +112,7 @@ function actionPanel(ctx) {
     const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui: handUi, label: t("hands.keypad"),
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
     return dealPanel(ctx, {
+      title: t("deal.title_hand", { n: expected.deal, of: handsInMatch(state) }),
       lotOnServer: false,
       trumpPad,
       handPad,
