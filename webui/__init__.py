@@ -7,6 +7,10 @@ from this server, no inline code), so the page cannot be made to run what a play
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 from flask import Blueprint, Response, send_from_directory
 
 __all__ = ["bp"]
@@ -26,4 +30,27 @@ def index() -> Response:
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+SERVICE_WORKER = Path(__file__).parent / "static" / "sw.js"
+WORKER_POLICY = "default-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so that it may keep the page itself: with the list of the page's files
+    and a version made from their contents, so that a changed file makes a new version."""
+    static = Path(bp.static_folder)
+    files = sorted(path for path in static.rglob("*") if path.is_file() and path != SERVICE_WORKER)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(static).as_posix().encode() + b"\0" + path.read_bytes())
+    urls = ["./"] + [f"static/{path.relative_to(static).as_posix()}" for path in files if path.name != "index.html"]
+    text = SERVICE_WORKER.read_text(encoding="utf-8")
+    text = text.replace("const FILES = [];", f"const FILES = {json.dumps(urls)};", 1)
+    text = text.replace('const VERSION = "";', f'const VERSION = "{digest.hexdigest()[:16]}";', 1)
+    response = Response(text, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = WORKER_POLICY  # its own fetches: this server only
     return response

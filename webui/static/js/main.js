@@ -93,6 +93,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  if (app.matchId && app.state) local.set(`state.${app.matchId}`, app.state); // to open it again without network
   keepAwake(Boolean(app.matchId && app.state && app.key && app.state.status === "playing"));
   if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
   if (app.pushed) {
@@ -324,18 +325,24 @@ async function openMatch() {
     app.etag = answer.etag;
     app.state = answer.data;
   } catch (error) {
-    main().replaceChildren(h("section", { class: "panel" },
-      h("h1", { text: error.code === "match_not_found" ? t("match.not_found") : t("common.unavailable") }),
-      h("a", { href: "./", class: "primary", text: t("match.new") })));
-    if (!error.network) return;
-    setTimeout(openMatch, POLL_MS * 2);
-    return;
+    const kept = error.network ? local.get(`state.${app.matchId}`) : null; // opened without network
+    if (!kept) {
+      main().replaceChildren(h("section", { class: "panel" },
+        h("h1", { text: error.code === "match_not_found" ? t("match.not_found") : t("common.unavailable") }),
+        h("a", { href: "./", class: "primary", text: t("match.new") })));
+      if (!error.network) return;
+      setTimeout(openMatch, POLL_MS * 2);
+      return;
+    }
+    app.state = kept;
+    app.linkKey = null;
   }
   for (const finding of app.state.findings) app.seenFindings.add(findingId(finding));
   local.remember(app.state);
   await confirmLinkKey();
   if (app.key) {
     app.outbox = new Outbox(app.matchId, app.key, { recorded, refused, changed: render });
+    if (!app.etag) app.outbox.setOffline(true); // the match as this phone last saw it; sent when back
     app.outbox.flush();
     await readLog();
   }
@@ -417,14 +424,21 @@ async function boot() {
   readAddress();
   try {
     app.games = (await api.games()).data.games;
+    local.set("games", app.games); // to open a match again without network
   } catch {
-    main().replaceChildren(h("p", { class: "loading", text: t("common.unavailable") }));
-    setTimeout(boot, POLL_MS * 2);
-    return;
+    app.games = local.get("games");
+    if (!app.games) {
+      main().replaceChildren(h("p", { class: "loading", text: t("common.unavailable") }));
+      setTimeout(boot, POLL_MS * 2);
+      return;
+    }
   }
   if (app.matchId) await openMatch();
   else render();
 }
+
+// The page opens without network too, where the browser allows a service worker (HTTPS, or this machine).
+if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("sw.js").catch(() => {});
 
 // A link with a key opened on this page: read the address again, as when it opens anew.
 window.addEventListener("hashchange", () => { if (location.hash.includes("key=")) location.reload(); });
