@@ -43,6 +43,12 @@ class BadContentType(ApiError):
     code = "bad_content_type"
 
 
+class BadBody(ApiError):
+    "A body whose framing is broken (chunked encoding with a bad chunk size or no end)"
+
+    code = "bad_body"
+
+
 class KeyRequired(ApiError):
     "A write without the match's key"
 
