@@ -52,6 +52,7 @@ NOT_MIGRATED = "kibic.store_not_migrated"
 CONNECTIONS = "kibic.connections"
 IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most of the time
 SQLITE_MAGIC = b"SQLite format 3\0"
+HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
 migrations = Migrations("kibic")
@@ -154,7 +155,17 @@ def file_identity(path: str) -> tuple[int, ...]:
 def check_header(path: str) -> None:
     """Raises the 503 for a damaged file when the file at `path` is no SQLite database, or shorter than its
     header says: what SQLite itself would find only later, reading a page its write-ahead log does not hold.
-    Read when the file changed (100 bytes), before a connection is opened on it."""
+    Read when the file changed (100 bytes), before a connection is opened on it. A checkpoint writes the
+    header first and the pages after it: a file found short is looked at again for a moment."""
+    for wait in HEADER_WAITS:
+        if header_intact(path):
+            return
+        time.sleep(wait)
+    if not header_intact(path):
+        raise storage_unavailable("corrupt", "the database file is damaged")
+
+
+def header_intact(path: str) -> bool:
     try:
         with open(path, "rb") as file:
             head, size = file.read(100), os.fstat(file.fileno()).st_size
@@ -164,8 +175,7 @@ def check_header(path: str) -> None:
         raise storage_unavailable("io_error", "the disk reports an error") from exc
     page_size = int.from_bytes(head[16:18], "big") if len(head) == 100 else 0
     pages = int.from_bytes(head[28:32], "big") if head[24:28] == head[92:96] else 0  # valid only when they match
-    if not head.startswith(SQLITE_MAGIC) or size < pages * (65536 if page_size == 1 else page_size):
-        raise storage_unavailable("corrupt", "the database file is damaged")
+    return head.startswith(SQLITE_MAGIC) and size >= pages * (65536 if page_size == 1 else page_size)
 
 
 class Connections:
