@@ -61,6 +61,7 @@ export const api = {
   events: (id) => request("GET", `${match(id)}/events`),
   settlement: (id) => request("GET", `${match(id)}/settlement`),
   qrUrl: (id) => `${match(id)}/qr.svg`,
+  streamUrl: (id) => `${match(id)}/stream`,
   post: (id, route, body, key, idempotencyKey) =>
     request("POST", `${match(id)}/${route}`, { body, key, idempotencyKey }),
 };

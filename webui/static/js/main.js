@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { follow } from "./follow.js";
 import { LANGUAGES, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
@@ -26,6 +27,7 @@ const app = {
   ui: { tab: "table" },
   seenFindings: new Set(),
   polling: false,
+  arriving: Promise.resolve(),
   lastLive: null, // the latest event an undo would take back (scorers only)
 };
 
@@ -219,18 +221,28 @@ async function poll() {
     const answer = await api.state(app.matchId, app.etag);
     if (answer.status === 304) return;
     app.etag = answer.etag;
-    if (app.state && answer.data.seq === app.state.seq) return;
-    const before = app.state ? app.state.seq : -1;
-    takeState(answer.data);
-    if (app.state.seq === before) return;
-    if (app.key) await readLog();
-    await announceNewFindings();
-    render();
+    await arrived(answer.data);
   } catch {
     // the next poll tries again; a scorer's entries wait in the outbox meanwhile
   } finally {
     app.polling = false;
   }
+}
+
+// A state pushed by the stream: handled one after another, with the ETag a poll would get for it.
+function pushed(state) {
+  app.etag = `"${state.id}-${state.seq}"`;
+  app.arriving = app.arriving.then(() => arrived(state)).catch(() => {});
+}
+
+async function arrived(state) {
+  if (app.state && state.seq === app.state.seq) return;
+  const before = app.state ? app.state.seq : -1;
+  takeState(state);
+  if (app.state.seq === before) return;
+  if (app.key) await readLog();
+  await announceNewFindings();
+  render();
 }
 
 async function announceNewFindings() {
@@ -264,7 +276,7 @@ async function openMatch() {
     await readLog();
   }
   render();
-  setInterval(poll, POLL_MS);
+  follow({ url: api.streamUrl(app.matchId), onState: pushed, poll, pollMs: POLL_MS });
 }
 
 // --- starting --------------------------------------------------------------------------------------
