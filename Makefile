@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 serve: $(STAMP)
-	$(VENV)/bin/gunicorn --bind $(HOST):$(PORT) --workers 2 --access-logfile - 'api:create_app()'
+	$(VENV)/bin/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - 'api:create_app()'
 
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench

@@ -8,7 +8,7 @@ from flask import Flask
 
 import webui
 
-from . import encoding, errors, security, store, views
+from . import bodies, encoding, errors, security, store, stream, views
 
 __all__ = ["create_app"]
 
@@ -38,7 +38,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(store.close_db)
     app.extensions["kibic_matches"] = store.MatchCache(app.config["MATCHES_CACHED"])
     errors.register(app)
+    bodies.register(app)
     security.register(app)
     app.register_blueprint(views.bp)
+    stream.register(app)
     app.register_blueprint(webui.bp)
     return app

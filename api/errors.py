@@ -10,7 +10,7 @@ import logging
 import re
 import sqlite3
 
-from flask import Flask, jsonify, request
+from flask import Flask, has_request_context, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -41,6 +41,12 @@ class BadContentType(ApiError):
     "The body is not sent as application/json"
 
     code = "bad_content_type"
+
+
+class BadBody(ApiError):
+    "A body whose framing is broken (chunked encoding with a bad chunk size or no end)"
+
+    code = "bad_body"
 
 
 class KeyRequired(ApiError):
@@ -139,7 +145,7 @@ def storage_error(error: sqlite3.Error) -> ApiError | None:
 
 def storage_unavailable(reason: str, cause: str) -> StorageUnavailable:
     """The 503 for storage out of order; `cause` says what is wrong in a few plain words."""
-    if request.method in ("GET", "HEAD"):
+    if not has_request_context() or request.method in ("GET", "HEAD"):  # a stream reads after its request
         message = f"The matches cannot be read now: {cause}. Try again once the server's storage is fixed."
     else:
         message = (f"Nothing was recorded: the matches cannot be written now, {cause}. Try again once the "

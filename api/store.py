@@ -2,7 +2,8 @@
 
 `events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
 on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
-`synchronous=FULL` it is on disk before the response leaves. One connection per request, kept in `g`.
+`synchronous=FULL` it is on disk before the response leaves. Each server process keeps its connections open
+(`Connections`) and lends one to each request, through `g`.
 
 That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
 inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
@@ -26,6 +27,7 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -48,6 +50,10 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 10_000
 NOT_MIGRATED = "kibic.store_not_migrated"
 SERVER_SECRET = "kibic.server_secret"
+CONNECTIONS = "kibic.connections"
+IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most of the time
+SQLITE_MAGIC = b"SQLite format 3\0"
+HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
 migrations = Migrations("kibic")
@@ -92,10 +98,11 @@ def create_the_server_secret(db: Database) -> None:
 def connect(path: str, mode: str = "rw") -> Database:
     """A connection to the database file, set for durable writes that wait for each other.
 
-    `mode` is SQLite's: "rw" opens the file only if it exists, "rwc" creates it, "ro" only reads it.
+    `mode` is SQLite's: "rw" opens the file only if it exists, "rwc" creates it, "ro" only reads it. The
+    connection may be handed from one thread to another (the pool below lends it to one at a time).
     """
     uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     db = Database(conn, execute_plugins=False)  # the timeout above is SQLite's busy timeout
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
@@ -144,26 +151,140 @@ def open_store(app: Flask) -> None:
     except (sqlite3.Error, OSError) as exc:
         log.error("cannot open the database %s (requests answer 503 until it can): %s", app.config["DATABASE"], exc)
         app.extensions[NOT_MIGRATED] = True
+    app.extensions[CONNECTIONS] = Connections(app.config["DATABASE"])
+
+
+def file_identity(path: str) -> tuple[int, ...]:
+    """What tells this database file apart from another one put in its place, or from itself changed behind
+    SQLite's back: its device and inode, size and last change (a checkpoint changes them too, now and then).
+    Raises `OSError` when the file is missing."""
+    found = os.stat(path)
+    return found.st_dev, found.st_ino, found.st_size, found.st_ctime_ns
+
+
+def check_header(path: str) -> None:
+    """Raises the 503 for a damaged file when the file at `path` is no SQLite database, or shorter than its
+    header says: what SQLite itself would find only later, reading a page its write-ahead log does not hold.
+    Read when the file changed (100 bytes), before a connection is opened on it. A checkpoint writes the
+    header first and the pages after it: a file found short is looked at again for a moment."""
+    for wait in HEADER_WAITS:
+        if header_intact(path):
+            return
+        time.sleep(wait)
+    if not header_intact(path):
+        raise storage_unavailable("corrupt", "the database file is damaged")
+
+
+def header_intact(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            head, size = file.read(100), os.fstat(file.fileno()).st_size
+    except FileNotFoundError as exc:
+        raise storage_unavailable("missing", "the database file or its folder is missing") from exc
+    except OSError as exc:
+        raise storage_unavailable("io_error", "the disk reports an error") from exc
+    page_size = int.from_bytes(head[16:18], "big") if len(head) == 100 else 0
+    pages = int.from_bytes(head[28:32], "big") if head[24:28] == head[92:96] else 0  # valid only when they match
+    return head.startswith(SQLITE_MAGIC) and size >= pages * (65536 if page_size == 1 else page_size)
+
+
+class Connections:
+    """The connections a server process holds open to its database, lent to one request (thread or greenlet)
+    at a time and kept for the next: opening one per request would make SQLite checkpoint and delete its
+    write-ahead log at every request's close, several syncs where the commit's one would do.
+
+    A connection is lent only while the file is the one it opened: a file replaced, damaged, changed in
+    mode or checkpointed since is opened again (a stat per request), so that a fault shows as a fresh
+    process would see it. A missing file is a fault, never a new empty store.
+    """
+
+    def __init__(self, path: str, idle: int = IDLE_CONNECTIONS):
+        self.path, self.idle = path, idle
+        self.free: list[tuple[Database, tuple[int, ...]]] = []
+        self.lock = threading.Lock()
+
+    def take(self) -> Database:
+        """A connection to the file as it is now, for one request alone."""
+        try:
+            identity = file_identity(self.path)
+        except OSError:
+            identity = None
+        stale = []
+        with self.lock:
+            while self.free and self.free[-1][1] != identity:
+                stale.append(self.free.pop()[0])
+            held = self.free.pop()[0] if self.free else None
+        try:
+            if held is None:
+                if identity is not None:
+                    check_header(self.path)
+                held = connect(self.path)  # raises SQLITE_CANTOPEN (503 "missing") when the file is gone
+                held.identity = identity
+            return held
+        finally:  # closed once the new one is open: the last connection to close checkpoints the log
+            for db in stale:
+                db.close()
+
+    def give_back(self, db: Database) -> None:
+        """Keeps `db` for the next request; rolls back what a failed request left open."""
+        identity = getattr(db, "identity", None)
+        try:
+            if db.conn.in_transaction:
+                db.conn.rollback()
+        except sqlite3.Error:
+            db.close()
+            return
+        with self.lock:
+            if identity is not None and len(self.free) < self.idle:
+                self.free.append((db, identity))
+                return
+        db.close()
+
+    def close(self) -> None:
+        """Closes every connection held idle: the next request opens a new one."""
+        with self.lock:
+            held, self.free = self.free, []
+        for db, _ in held:
+            db.close()
+
+
+def connections(app: Flask | None = None) -> Connections:
+    """The connections the app's process holds."""
+    return (app or current_app).extensions[CONNECTIONS]
+
+
+@contextmanager
+def connection() -> Iterator[Database]:
+    """A connection of the process's own, for the block alone (a stream's look at the log between its waits)."""
+    db = open_db()
+    try:
+        yield db
+    finally:
+        connections().give_back(db)
+
+
+def open_db() -> Database:
+    path = current_app.config["DATABASE"]
+    if current_app.extensions.get(NOT_MIGRATED):
+        try:
+            migrate(path)
+        except OSError as exc:
+            raise storage_unavailable("missing", "the database folder cannot be made") from exc
+        current_app.extensions.pop(NOT_MIGRATED, None)
+    return connections().take()
 
 
 def get_db() -> Database:
-    """This request's connection, opened on first use."""
+    """This request's connection: one of the process's, lent until the request ends."""
     if "db" not in g:
-        path = current_app.config["DATABASE"]
-        if current_app.extensions.get(NOT_MIGRATED):
-            try:
-                migrate(path)
-            except OSError as exc:
-                raise storage_unavailable("missing", "the database folder cannot be made") from exc
-            current_app.extensions.pop(NOT_MIGRATED, None)
-        g.db = connect(path)
+        g.db = open_db()
     return g.db
 
 
 def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        connections().give_back(db)
 
 
 # --- keys ----------------------------------------------------------------------------------------

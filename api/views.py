@@ -173,7 +173,7 @@ def create_once(idempotency_key: str, body: object, match: Match):
 def created(match_id: str, match: Match, key: str):
     """201 with the match and its key; no cache along the way may keep the key."""
     location = url_for("api.get_match", match_id=match_id)
-    return {**state(match_id, match), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
+    return {**state(match_id, match, keyed=True), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @bp.post("/api/matches/<match_id>/events")
@@ -231,14 +231,14 @@ def first_answer(match_id: str, earlier: dict, digest: str):
 
 
 def answer(match_id: str, match: Match, event: dict, warnings: list[dict], findings: list[dict]) -> dict:
-    return {"event": event, "warnings": warnings, "findings": findings, "state": state(match_id, match)}
+    return {"event": event, "warnings": warnings, "findings": findings, "state": state(match_id, match, keyed=True)}
 
 
 def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
-    return SeqConflict(message, {"seq": match.seq, "state": state(match_id, match)})
+    return SeqConflict(message, {"seq": match.seq, "state": state(match_id, match, keyed=True)})
 
 
-def state(match_id: str, match: Match, keyed: bool = True) -> dict:
+def state(match_id: str, match: Match, keyed: bool) -> dict:
     """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
     return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
 

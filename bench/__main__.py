@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): Kibic's benchmarks; prints the results and writes bench/results.md.
 
-On loopback only, each loop bounded in count and in time; about three minutes on two cores
+On loopback only, each loop bounded in count and in time; about six minutes on two cores
 (`--quick`: a smoke run of a few seconds per part, for trying the benchmarks out).
 """
 
@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import baseline, engine, load, profile, report, servers
+from . import baseline, capacity, engine, load, profile, report, servers
 
 RESULTS = Path(__file__).with_name("results.md")
 GAMES = ("ogorek", "ogurets", "oh_hell", "duren")
@@ -22,10 +22,10 @@ GAMES = ("ogorek", "ogurets", "oh_hell", "duren")
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, not for the record")
-    parser.add_argument("--tables", type=int, default=24, help="tables played at once in the load run")
+    parser.add_argument("--clients", type=int, default=8, help="clients writing at once in the load run")
     args = parser.parse_args()
     quick = args.quick
-    results: dict = {"quick": quick, "tables": args.tables, "workers": servers.WORKERS}
+    results: dict = {"quick": quick, "clients": args.clients, "workers": servers.WORKERS}
 
     print("1. engine: random full matches ...", flush=True)
     results["engine"] = engine.run(seconds=0.5 if quick else 4.0)
@@ -39,12 +39,21 @@ def main() -> None:
             print("2. HTTP: one client, Kibic and the baseline in turn ...", flush=True)
             results["service"] = load.service_times(kibic, floor, rounds=40 if quick else 600,
                                                     seconds=10 if quick else 90)
-            cycles = 3 if quick else 40
-            print(f"   {args.tables} tables at once: the baseline, then Kibic ...", flush=True)
-            results["baseline_load"] = load.inserts_at_once(floor, args.tables, cycles * 7, seconds=60)
-            results["kibic_load"] = load.tables_at_once(kibic, args.tables, cycles, seconds=60)
+            print(f"   {args.clients} clients writing at once: the baseline, then Kibic ...", flush=True)
+            results["baseline_load"], results["kibic_load"] = load.writes_at_once(
+                kibic, floor, args.clients, seconds=3 if quick else 20)
             print("3. growth: one long match, logged through HTTP ...", flush=True)
             results["growth"] = load.growth(kibic, late=300 if quick else 5000, rounds=10 if quick else 200)
+
+    with tempfile.TemporaryDirectory(prefix="kibic-bench-") as folder:
+        server = servers.Gunicorn(env={"REFEREE_DB": str(Path(folder) / "referee.db")})
+        try:
+            base = server.start()
+            print("5. capacity: tables tapping every 2 s, three phones on each stream ...", flush=True)
+            results["capacity"] = capacity.run(base, server.process.pid, seconds=4 if quick else 20,
+                                               steps=(50, 100) if quick else capacity.STEPS)
+        finally:
+            server.stop()
 
     print("4. memory: matches held in one process ...", flush=True)
     results["memory"] = [memory(game, 100 if quick else 1000, 150) for game in GAMES]

@@ -1,14 +1,16 @@
 """The floor of this stack: a minimal Flask view that inserts one row into SQLite, durably, and answers JSON.
 
 Served by the same gunicorn as Kibic (same workers, same settings) with the same storage settings as
-`api.store`: a connection per request, WAL, `synchronous=FULL`, a busy timeout, one transaction per insert.
-Whatever Kibic does beyond this is the price of refereeing.
+`api.store`: WAL, `synchronous=FULL`, a busy timeout, one transaction per insert, and the fast way to use
+SQLite: one connection per process, opened once and held (lent to one request at a time). Whatever Kibic
+does beyond this is the price of refereeing.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from datetime import UTC, datetime
 
 from flask import Flask, request
@@ -17,7 +19,7 @@ BUSY_TIMEOUT_MS = 10_000
 
 
 def connect(path: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA synchronous = FULL")
     return conn
@@ -35,17 +37,15 @@ def prepare(path: str) -> None:
 
 def create_app() -> Flask:
     app = Flask(__name__)
-    path = os.environ["BASELINE_DB"]
+    conn = connect(os.environ["BASELINE_DB"])  # this process's, for as long as it serves
+    lock = threading.Lock()
 
     @app.post("/insert")
     def insert():
-        conn = connect(path)
-        try:
-            with conn:
-                cursor = conn.execute("INSERT INTO rows (body, created) VALUES (?, ?)",
-                                      [request.get_data(as_text=True), datetime.now(UTC).isoformat()])
-        finally:
-            conn.close()
+        body = request.get_data(as_text=True)
+        with lock, conn:
+            cursor = conn.execute("INSERT INTO rows (body, created) VALUES (?, ?)",
+                                  [body, datetime.now(UTC).isoformat()])
         return {"id": cursor.lastrowid}, 201
 
     return app

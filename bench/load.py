@@ -1,4 +1,5 @@
-"""Parts 2 and 3: Kibic over HTTP against the floor of its stack, and a play late in a long match.
+"""Parts 2 and 3: Kibic over HTTP against the floor of its stack (one client, eight at once), and a play late
+in a long match.
 
 Every loop here is bounded by a count and by a time. Latencies are measured by the client, from opening
 the connection to the last byte of the answer.
@@ -82,13 +83,6 @@ def post(scorer: Scorer) -> tuple[str, float]:
     return POST, scorer.match.posted[-1][1]
 
 
-def follow(scorer: Scorer, followers: list[Follower]) -> list[Follower]:
-    """The followers of the scorer's match (a new set when the scorer started a new match)."""
-    if not followers or followers[0].path != f"/api/matches/{scorer.match.id}":
-        return [Follower(scorer.base, scorer.match.id) for _ in range(3)]
-    return followers
-
-
 def service_times(kibic: str, baseline: str, rounds: int, seconds: float, seed: int = 1) -> Run:
     """One client, no queue: each round a baseline insert, a play, and a poll that finds it, then one that does not.
 
@@ -111,29 +105,21 @@ def service_times(kibic: str, baseline: str, rounds: int, seconds: float, seed: 
     return run
 
 
-def tables_at_once(kibic: str, tables: int, cycles: int, seconds: float, seed: int = 1) -> Run:
-    """`tables` tables at once, each a thread: its scorer posts an event, then its three followers poll twice.
-
-    The first poll of each follower finds the new state (200), the second finds nothing new (304).
-    """
+def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1) -> tuple[Run, Run]:
+    """`clients` threads writing one after another for `seconds`: inserts into the baseline, then plays posted
+    to Kibic (a scorer each, on a match of its own): (the baseline's run, Kibic's run)."""
+    floor = inserts_at_once(baseline, clients, 10**9, seconds)
     run = Run()
 
-    def table(number: int) -> None:
-        scorer = Scorer(kibic, ("ogurets", "oh_hell")[number % 2], random.Random(seed + number))
-        followers: list[Follower] = []
-        for _ in range(cycles):
-            if time.perf_counter() - start > seconds:
-                return
-            run.add(*post(scorer))
-            followers = follow(scorer, followers)
-            for _ in range(2):
-                for follower in followers:
-                    run.add(*follower.poll())
+    def scorer(number: int) -> None:
+        table = Scorer(kibic, "ogurets", random.Random(seed + number))
+        while time.perf_counter() - start < seconds:
+            run.add(*post(table))
 
     start = time.perf_counter()
-    threaded(table, tables)
+    threaded(scorer, clients)
     run.seconds = time.perf_counter() - start
-    return run
+    return floor, run
 
 
 def inserts_at_once(baseline: str, clients: int, requests: int, seconds: float) -> Run:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from gunicorn_server import gunicorn  # noqa: E402
+from gunicorn_server import Gunicorn, gunicorn  # noqa: E402
 
 WORKERS = 2
 
-__all__ = ["WORKERS", "gunicorn"]
+__all__ = ["WORKERS", "Gunicorn", "gunicorn"]

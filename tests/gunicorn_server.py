@@ -1,4 +1,5 @@
-"""A real gunicorn on a free loopback port, for the tests that need a server and for the benchmarks.
+"""A real gunicorn on a free loopback port, for the tests that need a server and for the benchmarks,
+with the settings `make serve` uses (`gunicorn.conf.py`).
 
 The server runs in a process group of its own, so that stopping (or killing) it takes the master and
 its workers at once.
@@ -23,6 +24,7 @@ LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
 BOOTED = re.compile(r"Booting worker with pid")
 ROOT = Path(__file__).resolve().parents[1]
 KIBIC = "api:create_app()"
+CONFIG = ROOT / "gunicorn.conf.py"  # what `make serve` runs with: gevent workers
 
 
 class Gunicorn:
@@ -37,7 +39,7 @@ class Gunicorn:
 
     def start(self) -> str:
         """Starts the server; answers its base URL once it listens and every worker has booted."""
-        command = [str(Path(sys.executable).with_name("gunicorn")), "--bind", "127.0.0.1:0",
+        command = [str(Path(sys.executable).with_name("gunicorn")), "--config", str(CONFIG), "--bind", "127.0.0.1:0",
                    "--workers", str(self.workers), self.app]
         self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **self.env}, stderr=subprocess.PIPE,
                                         text=True, start_new_session=True)

@@ -243,5 +243,5 @@ def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
         header |= {"players": json.loads(matches[match_id]["players"]),
                    "options": json.loads(matches[match_id]["options"])}
         replayed = Match.replay(header, events)
-        assert state == {"id": match_id, **replayed.view()}
-        assert log["events"] == replayed.events_view()
+        assert state == {"id": match_id, **replayed.public().view()}  # read without the key
+        assert log["events"] == replayed.events_view(hidden=True)

@@ -68,6 +68,7 @@ def test_two_scorers_never_record_one_play_twice(new_phone, server_api):
     first.wait_turn(1)
 
     second = new_phone()
+    second.page.route(f"**/api/matches/{match_id}/stream", lambda route: route.abort("failed"))  # it polls
     second.open(link)
     second.wait_turn(1)
     second.page.route(f"**/api/matches/{match_id}", lambda route: route.abort("failed"))  # it stops looking

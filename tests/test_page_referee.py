@@ -122,7 +122,7 @@ def test_with_a_known_hand_a_forbidden_play_is_refused_at_once_and_can_be_let_st
     refusal = phone.page.locator("#refusal")
     refusal.wait_for()
     assert refusal.locator("h2").inner_text() == "Must play the highest card so far or higher"
-    assert "W holds 9 or higher and must play it, not 6." in refusal.inner_text()
+    assert "W holds 9 or higher and must play it, not 6." in refusal.inner_text()  # not which card
     assert server_api(f"/api/matches/{match_id}")["seq"] == 6
     phone.click("#let-it-stand")
     banner = phone.page.locator(".verdict.finding")

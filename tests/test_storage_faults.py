@@ -2,9 +2,11 @@
 timeout, answers 503 in the one error shape, records nothing, and the next request after the fix works
 without a restart (a retry with the same Idempotency-Key records the event once).
 
-Faults are made without privileges: a full disk is SQLite's `max_page_count` on the app's connections;
-a read-only store is the file and folder made read-only, and, since permissions do not bind root,
-also the app's connections opened read-only (what an unprivileged server sees).
+Faults are made without privileges: a full disk is SQLite's `max_page_count` on the app's connections
+(the connections it holds are closed, so that the next request opens one with the limit); a read-only
+store is the file and folder made read-only, and, since permissions do not bind root, also the app's
+connections opened read-only (what an unprivileged server sees: the change of mode makes the app open
+the file again).
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def test_a_read_only_store_refuses_writes_and_recovers(client, table, match, db_
     assert_recovers(client, table, match, before)
 
 
-def disk_full(monkeypatch):
+def disk_full(app, monkeypatch):
     """The app's connections may not grow the file by one page: the disk is full."""
     connect = store.connect
 
@@ -109,10 +111,12 @@ def disk_full(monkeypatch):
         return db
 
     monkeypatch.setattr(store, "connect", full)
+    store.connections(app).close()
 
 
-def test_a_full_disk_refuses_the_write_that_does_not_fit_and_recovers(client, table, match, db_path, monkeypatch):
-    disk_full(monkeypatch)
+def test_a_full_disk_refuses_the_write_that_does_not_fit_and_recovers(app, client, table, match, db_path,
+                                                                      monkeypatch):
+    disk_full(app, monkeypatch)
     recorded = []
     for attempt in range(200):
         response = write(client, match, PENALTY, f"fill-{attempt}")
@@ -126,6 +130,7 @@ def test_a_full_disk_refuses_the_write_that_does_not_fit_and_recovers(client, ta
     assert stored(db_path) == rows
 
     monkeypatch.undo()
+    store.connections(app).close()  # the disk has room again
     retry = write(client, match, PENALTY, f"fill-{attempt}")
     assert retry.status_code == 201
     assert [e["seq"] for e in table.events(match)] == [1, *recorded, retry.get_json()["event"]["seq"]]
@@ -150,7 +155,8 @@ def test_a_corrupt_file_answers_503_until_it_is_restored(client, table, match, d
         write(client, match, PENALTY, f"k{seq}")
     before = table.events(match)
     backup = tmp_path / "backup.db"
-    shutil.copy(db_path, backup)
+    with sqlite3.connect(db_path) as live, sqlite3.connect(backup) as copy:
+        live.backup(copy)  # the server holds its log open: a copy of the file alone would miss the latest
     damage(db_path)
 
     assert_unavailable(client.get(f"/api/matches/{match['id']}"), "corrupt")
@@ -198,9 +204,10 @@ def test_a_store_out_of_order_at_start_does_not_stop_the_server(tmp_path):
     assert table.state(match)["seq"] == 0
 
 
-def test_a_write_locked_out_past_the_busy_timeout_is_503_and_can_be_retried(client, table, match, db_path,
+def test_a_write_locked_out_past_the_busy_timeout_is_503_and_can_be_retried(app, client, table, match, db_path,
                                                                              monkeypatch):
     monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 100)
+    store.connections(app).close()  # the next connection waits 100 ms
     before = table.events(match)
     other_writer = sqlite3.connect(db_path, isolation_level=None)
     other_writer.execute("BEGIN IMMEDIATE")

@@ -69,6 +69,7 @@ export const api = {
   events: (id) => request("GET", `${match(id)}/events`, { key: reading.key }),
   settlement: (id) => request("GET", `${match(id)}/settlement`),
   qrUrl: (id) => `${match(id)}/qr.svg`,
+  streamUrl: (id) => `${match(id)}/stream`,
   post: (id, route, body, key, idempotencyKey) =>
     request("POST", `${match(id)}/${route}`, { body, key, idempotencyKey }),
 };

@@ -4,6 +4,7 @@
 
 import { api, reading } from "./api.js";
 import { h } from "./dom.js";
+import { follow } from "./follow.js";
 import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
@@ -29,6 +30,7 @@ const app = {
   ui: { tab: "table" },
   seenFindings: new Set(),
   polling: false,
+  arriving: Promise.resolve(),
   lastLive: null, // the latest event an undo would take back (scorers only)
   lastWord: "", // what became of the last tap, in the bar at the bottom
   pushed: false, // another phone moved the table since the page was last drawn
@@ -295,18 +297,29 @@ async function poll() {
     const answer = await api.state(app.matchId, app.etag);
     if (answer.status === 304) return;
     app.etag = answer.etag;
-    if (app.state && answer.data.seq === app.state.seq) return;
-    const before = app.state ? app.state.seq : -1;
-    takeState(answer.data);
-    if (app.state.seq === before) return;
-    if (app.key) await readLog();
-    await announceNewFindings();
-    render();
+    await arrived(answer.data);
   } catch {
     // the next poll tries again; a scorer's entries wait in the outbox meanwhile
   } finally {
     app.polling = false;
   }
+}
+
+// A state pushed by the stream: handled one after another, with the ETag a poll would get for it.
+function pushed(state) {
+  app.etag = `"${state.id}-${state.seq}"`;
+  app.arriving = app.arriving.then(() => arrived(state)).catch(() => {});
+}
+
+async function arrived(state) {
+  if (app.state && state.seq === app.state.seq) return;
+  const before = app.state ? app.state.seq : -1;
+  takeState(state, { own: Boolean(app.outbox && app.outbox.sending) }); // our own entry, pushed back to us
+  if (app.state.seq === before) return;
+  if (app.showHands && state.expected && !("legal" in state.expected)) await readWithKey(); // pushed without the hands
+  if (app.key) await readLog();
+  await announceNewFindings();
+  render();
 }
 
 async function announceNewFindings() {
@@ -347,7 +360,7 @@ async function openMatch() {
     await readLog();
   }
   render();
-  setInterval(poll, POLL_MS);
+  follow({ url: api.streamUrl(app.matchId), onState: pushed, poll, pollMs: POLL_MS });
 }
 
 // --- starting --------------------------------------------------------------------------------------
@@ -382,6 +395,15 @@ async function confirmLinkKey() {
   }
   local.setKey(app.matchId, key);
   app.key = key;
+}
+
+/** The state again, read with the key: a pushed state carries no hands. */
+async function readWithKey() {
+  try {
+    takeState((await api.state(app.matchId)).data, { own: true });
+  } catch {
+    // the next state brings it
+  }
 }
 
 /** Shows or hides the entered hands on this phone; the reads are made with the key only while they show. */

@@ -1,0 +1,73 @@
+"""Request bodies are read whole before the app sees them, however they are framed.
+
+A body sent with `Transfer-Encoding: chunked` has no Content-Length, so the app cannot refuse it by its
+size up front; read lazily it would be cut at the limit and the cut text used. `WholeBody` reads such a
+body to the end, up to one byte past the limit: over it, the request is refused with 413; with its
+chunked framing broken (a bad chunk size, no terminator), with 400. The app then sees an ordinary body of
+known length, and nothing of a body is ever truncated and then used.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .errors import BadBody
+
+log = logging.getLogger(__name__)
+
+REFUSAL = "kibic.body_refused"
+
+
+class WholeBody:
+    "WSGI middleware: a body without a Content-Length is read whole (up to a limit) before the app runs"
+
+    def __init__(self, wsgi_app, limit: int):
+        self.wsgi_app = wsgi_app
+        self.limit = limit
+
+    def __call__(self, environ, start_response):
+        if not environ.get("CONTENT_LENGTH") and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            try:
+                body = read_at_most(environ["wsgi.input"], self.limit + 1)
+            except Exception as exc:  # noqa: BLE001 - the server's own error for broken framing, whatever its class
+                log.info("a chunked body with broken framing: %s", exc)
+                environ[REFUSAL] = "malformed"
+                body = b""
+            else:
+                if len(body) > self.limit:
+                    environ[REFUSAL] = "too_large"
+                    body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = False
+        return self.wsgi_app(environ, start_response)
+
+
+def read_at_most(stream, size: int) -> bytes:
+    parts, left = [], size
+    while left > 0:
+        part = stream.read(min(left, 65536))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def refuse_what_was_refused() -> None:
+    """Before each request: answer the refusal `WholeBody` noted, in the one error shape."""
+    refusal = request.environ.get(REFUSAL)
+    if refusal == "too_large":
+        raise RequestEntityTooLarge()
+    if refusal == "malformed":
+        raise BadBody("The request's chunked body is broken (a bad chunk size or no end); send it again.")
+
+
+def register(app: Flask) -> None:
+    app.wsgi_app = WholeBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
+    app.before_request(refuse_what_was_refused)

@@ -1,0 +1,177 @@
+"""`GET /api/matches/{id}/stream`: the match's state pushed to the phones that follow it, as Server-Sent Events.
+
+Each message is `id: <seq>` and `data: <the state>`, the state exactly as `GET /api/matches/{id}` answers a
+reader without the key (built by the same function). A message goes out for every new seq the stream sees;
+events logged in quick succession (within one look, 0.1 s) come as one message, with the latest seq and
+state. `Last-Event-ID` (which a browser's EventSource sends by itself when it reconnects) resumes after
+that seq; without it the stream starts with the state as it stands. A comment every 15 s keeps proxies
+from closing an idle stream.
+
+Any process may have logged the event: each process looks up the latest seq of every match its streams
+follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
+new state once for all its streams of that match. Streams hold no database connection while they wait.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from . import store, views
+from .errors import ApiError
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("stream", __name__)
+
+LOOK_SECONDS = 0.1  # how often a process looks for new events of the matches its streams follow
+IDLE_SECONDS = 15.0  # a comment this often keeps an idle stream open through proxies
+RETRY_MS = 2000  # how long a browser waits before it reconnects a broken stream
+WATCH = "kibic.watch"
+LOOKUP_CHUNK = 500  # match ids per query
+
+
+class BadLastEventId(ApiError):
+    "A Last-Event-ID that is not the seq of an event"
+
+    code = "bad_last_event_id"
+
+
+@bp.get("/api/matches/<match_id>/stream")
+def stream(match_id: str):
+    after = last_event_id()
+    with store.connection() as db:
+        latest = store.latest_seq(db, match_id)  # 404 and 503 are answered before the stream starts
+    watch = current_app.extensions[WATCH]
+    followed = watch.follow(match_id, latest)
+    messages = watch.messages(followed, after if after is not None and after <= latest else -1)
+    return Response(messages, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def last_event_id() -> int | None:
+    value = request.headers.get("Last-Event-ID")
+    if value is None or value == "":
+        return None
+    if not value.isascii() or not value.isdigit() or len(value) > 18:
+        raise BadLastEventId("Last-Event-ID is the seq of the last event the client has: a whole number.")
+    return int(value)
+
+
+def message(app: Flask, match_id: str) -> tuple[int, str]:
+    """The match's latest state as one event of the stream: its seq and its text."""
+    with app.app_context(), store.connection() as db, store.current_match(db, match_id) as match:
+        body = views.state(match_id, match, keyed=False)  # what GET /api/matches/{id} answers a reader without the key
+        return match.seq, f"id: {match.seq}\ndata: {app.json.dumps(body)}\n\n"
+
+
+@dataclass
+class Followed:
+    """A match followed by streams of this process: its latest seq, and what wakes its streams."""
+
+    match_id: str
+    seq: int
+    streams: int = 0
+    changed: threading.Event = field(default_factory=threading.Event)
+    built: tuple[int, str] | None = None  # the latest message, built once for all the streams
+
+    def moved_on(self, seq: int) -> None:
+        if seq > self.seq:
+            self.seq, woken, self.changed = seq, self.changed, threading.Event()
+            woken.set()
+
+
+class Watch:
+    """The matches this process's streams follow, and one looker that finds their new events for all."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.followed: dict[str, Followed] = {}
+        self.lock = threading.Lock()
+        self.looking = False
+        self.failing = False  # the last look failed: said once in the log, not every look
+
+    def follow(self, match_id: str, seq: int) -> Followed:
+        with self.lock:
+            followed = self.followed.get(match_id)
+            if followed is None:
+                followed = self.followed[match_id] = Followed(match_id, seq)
+            followed.streams += 1
+            if not self.looking:
+                self.looking = True
+                threading.Thread(target=self.look, name="kibic-stream-watch", daemon=True).start()
+        followed.moved_on(seq)
+        return followed
+
+    def leave(self, followed: Followed) -> None:
+        with self.lock:
+            followed.streams -= 1
+            if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
+                del self.followed[followed.match_id]
+
+    def messages(self, followed: Followed, sent: int) -> Iterator[str]:
+        """One stream: its messages, as the match moves on, with a comment now and then while it does not."""
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            quiet_since = time.monotonic()
+            while True:
+                changed = followed.changed
+                if followed.seq > sent:
+                    if followed.built is None or followed.built[0] < followed.seq:
+                        followed.built = message(self.app, followed.match_id)
+                    seq, text = followed.built
+                    if seq > sent:
+                        sent = seq
+                        yield text
+                        quiet_since = time.monotonic()
+                        continue
+                if not changed.wait(max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
+                    yield ": idle\n\n"
+                    quiet_since = time.monotonic()
+        except (ApiError, sqlite3.Error, OSError) as exc:  # storage out of order: the client reconnects or polls
+            log.warning("a stream of match %s ends: %s", followed.match_id, exc)
+        finally:
+            self.leave(followed)
+
+    def look(self) -> None:
+        """Every LOOK_SECONDS, the latest seq of every followed match, in one query; ends when none is followed."""
+        while True:
+            time.sleep(LOOK_SECONDS)
+            with self.lock:
+                if not self.followed:
+                    self.looking = False
+                    return
+                followed = list(self.followed.values())
+            try:
+                with self.app.app_context():
+                    latest = self.latest(followed)
+            except Exception as exc:  # noqa: BLE001 - storage out of order: the streams wait, the next look tries again
+                if not self.failing:
+                    log.warning("cannot look for new events (the streams wait until the storage is back): %r", exc)
+                self.failing = True
+                continue
+            self.failing = False
+            for each in followed:
+                each.moved_on(latest.get(each.match_id, 0))
+
+    def latest(self, followed: list[Followed]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        with store.connection() as db:
+            for start in range(0, len(followed), LOOKUP_CHUNK):
+                ids = json.dumps([each.match_id for each in followed[start:start + LOOKUP_CHUNK]])
+                rows = db.execute("SELECT value, (SELECT max(seq) FROM events WHERE match_id = value) "
+                                  "FROM json_each(?)", [ids])
+                found.update((match_id, seq or 0) for match_id, seq in rows)
+        return found
+
+
+def register(app: Flask) -> None:
+    app.extensions[WATCH] = Watch(app)
+    app.register_blueprint(bp)

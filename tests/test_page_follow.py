@@ -1,0 +1,70 @@
+"""A follower's page takes each new state from the stream, and polls with the ETag while the stream is broken."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+FOLLOW_SECONDS = 2.5  # a bound for the wait, not a measure: the benchmark measures how soon (bench/results.md)
+
+
+def requests_to(phone, match_id: str) -> dict[str, list[str]]:
+    """The URLs the phone asks of the match, by kind, as they go out."""
+    seen: dict[str, list[str]] = {"stream": [], "state": []}
+    state = re.compile(rf"/api/matches/{re.escape(match_id)}$")
+
+    def record(request) -> None:
+        if request.url.endswith(f"/api/matches/{match_id}/stream"):
+            seen["stream"].append(request.url)
+        elif state.search(request.url):
+            seen["state"].append(request.url)
+
+    phone.page.on("request", record)
+    return seen
+
+
+def scorer_and_follower(new_phone, stream_broken: bool = False):
+    scorer = new_phone()
+    match_id = scorer.start_match(["S", "W", "N", "E"], dealer=0)
+    follower = new_phone()
+    if stream_broken:  # a proxy that cuts the stream, or a network that drops long requests
+        follower.page.route("**/stream", lambda route: route.abort())
+    seen = requests_to(follower, match_id)
+    with follower.page.expect_request(lambda request: request.url.endswith("/stream")):
+        follower.open(f"/?m={match_id}")
+    follower.page.wait_for_selector("#mode.following")
+    return scorer, follower, seen
+
+
+def test_a_follower_gets_each_play_pushed_by_the_stream(new_phone):
+    scorer, follower, seen = scorer_and_follower(new_phone)
+    polled_before = len(seen["state"])
+
+    scorer.page.click("#log-deal")
+    scorer.play(1, "K")
+    within = FOLLOW_SECONDS * 1000
+    follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="K"]', timeout=within)
+    scorer.play(2, "Q")
+    follower.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="Q"]', timeout=within)
+    follower.page.wait_for_selector('.seat.to-act[data-seat="3"]', timeout=within)
+
+    assert len(seen["stream"]) == 1
+    assert len(seen["state"]) == polled_before  # pushed, not polled
+    assert follower.problems == []
+
+
+def test_a_follower_whose_stream_breaks_polls_with_the_etag(new_phone):
+    scorer, follower, seen = scorer_and_follower(new_phone, stream_broken=True)
+    scorer.page.click("#log-deal")
+    scorer.play(1, "K")
+    within = (FOLLOW_SECONDS + 1.5) * 1000  # a poll every 1.5 s
+    follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="K"]', timeout=within)
+    follower.page.wait_for_selector('.seat.to-act[data-seat="2"]', timeout=within)
+
+    assert seen["stream"], "the page never tried the stream"
+    assert len(seen["state"]) >= 2  # the first look, then the polls that found the play
+    assert follower.problems == []
+    follower.screenshot("follower-polling")

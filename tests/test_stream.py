@@ -1,0 +1,218 @@
+"""`GET /api/matches/{id}/stream`: the state pushed as Server-Sent Events, read without the key.
+
+In-process (the Flask app and its own stream watcher) for the shape of the stream, its resumption and
+its idle comments; over a real gunicorn with two gevent workers for a table whose scorer and followers
+land on different processes. Every read is bounded by a socket timeout or a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from http.client import HTTPConnection
+from urllib.parse import urlsplit
+
+import pytest
+from flask.testing import FlaskClient
+from gunicorn_server import serve
+from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS
+
+from api import stream
+
+SEATS = SEED_PLAYERS
+KNOWN_DEAL = {"type": "deal", "dealer": 0,
+              "hands": {str(SEATS.index(name)): cards for name, cards in SEED_HANDS.items()}}
+PLAYS = [{"type": "play", "seat": SEATS.index(name), "card": card} for trick in SEED_TRICKS for name, card in trick]
+READ_SECONDS = 5.0
+
+
+def parse(block: str) -> dict:
+    """One message of an event stream: its fields (a comment line comes as "comment")."""
+    fields: dict = {}
+    for line in block.split("\n"):
+        name, _, value = line.partition(":")
+        fields[name or "comment"] = value[1:] if value.startswith(" ") else value
+    return fields
+
+
+class Reader:
+    """Reads messages from an event stream's chunks, however they are cut."""
+
+    def __init__(self, chunks):
+        self.chunks, self.buffer = chunks, ""
+
+    def next(self) -> dict:
+        deadline = time.monotonic() + READ_SECONDS
+        while "\n\n" not in self.buffer:
+            assert time.monotonic() < deadline, f"nothing in {READ_SECONDS} s; read so far: {self.buffer!r}"
+            chunk = next(self.chunks)
+            self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        block, self.buffer = self.buffer.split("\n\n", 1)
+        return parse(block)
+
+    def next_state(self) -> tuple[int, dict]:
+        """The next message that carries a state (`retry` and comments skipped): its id and its state."""
+        deadline = time.monotonic() + READ_SECONDS
+        while time.monotonic() < deadline:
+            fields = self.next()
+            if "data" in fields:
+                return int(fields["id"]), json.loads(fields["data"])
+        raise AssertionError(f"no state in {READ_SECONDS} s")
+
+
+# --- in-process ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def reader(app, monkeypatch):
+    """Opens the stream of a match in the app itself (a plain test client: the stream never ends, so the
+    contract client, which reads a whole answer, cannot take it); closes what it opened. An idle comment
+    every second gives a reader waiting in vain its turn to see its deadline."""
+    monkeypatch.setattr(stream, "IDLE_SECONDS", 1.0)
+    opened = []
+
+    def open_stream(match_id: str, headers: dict | None = None):
+        response = FlaskClient(app).get(f"/api/matches/{match_id}/stream", headers=headers or {}, buffered=False)
+        opened.append(response)
+        return response, Reader(iter(response.response))
+
+    yield open_stream
+    for response in opened:
+        response.close()
+
+
+def test_the_stream_starts_with_the_state_and_sends_each_new_one_in_order(table, reader):
+    match = table.new_match(players=SEATS)
+    response, messages = reader(match["id"])
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert messages.next() == {"retry": str(stream.RETRY_MS)}
+    assert messages.next_state() == (0, table.state(match))
+
+    table.post_event(match, KNOWN_DEAL)
+    seen = [messages.next_state()]
+    for play in PLAYS[:6]:
+        table.post_event(match, play)
+        seen.append(messages.next_state())
+    assert [seq for seq, _ in seen] == list(range(1, 8))
+    assert all(state["seq"] == seq for seq, state in seen)
+
+
+def test_the_stream_carries_what_a_reader_without_the_key_gets(table, reader):
+    """The stream's data is the keyless `GET /api/matches/{id}` at the same seq: the same view, the same
+    hiding of what a reader without the key may not see (the hands entered for the referee)."""
+    match = table.new_match(players=SEATS)
+    _, messages = reader(match["id"])  # no Authorization header
+    messages.next_state()
+    for event in [KNOWN_DEAL, *PLAYS[:5]]:
+        answer = table.post_event(match, event)
+        seq, state = messages.next_state()
+        assert seq == answer["event"]["seq"]
+        assert state == table.state(match)  # nothing logged in between: the keyless GET at the same seq
+        assert "legal" not in state["expected"] and state["deal"]["known_hands"] == []  # no hand in it
+        assert table.state(match, keyed=True)["deal"]["known_hands"] == [0, 1, 2, 3]
+
+
+def test_last_event_id_resumes_after_that_seq(table, reader):
+    match = table.new_match(players=SEATS)
+    table.post_event(match, KNOWN_DEAL)
+    for play in PLAYS[:3]:
+        table.post_event(match, play)
+
+    _, messages = reader(match["id"], {"Last-Event-ID": "4"})  # holds the latest state: nothing until the next
+    table.post_event(match, PLAYS[3])
+    assert messages.next_state() == (5, table.state(match))
+
+    _, behind = reader(match["id"], {"Last-Event-ID": "2"})  # missed some: gets the state as it stands
+    assert behind.next_state() == (5, table.state(match))
+
+
+def test_an_undo_is_a_new_seq_on_the_stream(table, reader):
+    match = table.new_match(players=SEATS)
+    table.post_event(match, KNOWN_DEAL)
+    table.post_event(match, PLAYS[0])
+    _, messages = reader(match["id"], {"Last-Event-ID": "2"})
+    table.undo(match)
+    seq, state = messages.next_state()
+    assert seq == state["seq"] == 3
+    assert state["deal"]["table"] == []
+
+
+def test_an_idle_stream_sends_a_comment(table, reader, monkeypatch):
+    monkeypatch.setattr(stream, "IDLE_SECONDS", 0.2)
+    match = table.new_match(players=SEATS)
+    _, messages = reader(match["id"])
+    messages.next_state()
+    started = time.monotonic()
+    assert messages.next() == {"comment": "idle"}
+    assert time.monotonic() - started < READ_SECONDS
+
+
+@pytest.mark.parametrize(("path", "headers", "status", "code"), [
+    ("/api/matches/nobody/stream", {}, 404, "match_not_found"),
+    (None, {"Last-Event-ID": "twelve"}, 400, "bad_last_event_id"),
+    (None, {"Last-Event-ID": "-1"}, 400, "bad_last_event_id"),
+])
+def test_a_stream_that_cannot_start_is_an_error_in_the_one_shape(client, table, path, headers, status, code):
+    path = path or f"/api/matches/{table.new_match(players=SEATS)['id']}/stream"
+    response = client.get(path, headers=headers)  # the contract client: held to openapi.yaml
+    assert response.status_code == status
+    assert response.get_json()["error"]["code"] == code
+
+
+def test_streams_that_end_leave_nothing_followed(app, table):
+    match = table.new_match(players=SEATS)
+    watch = app.extensions[stream.WATCH]
+    responses = [FlaskClient(app).get(f"/api/matches/{match['id']}/stream", buffered=False) for _ in range(3)]
+    for response in responses:
+        Reader(iter(response.response)).next_state()
+    assert watch.followed[match["id"]].streams == 3
+    for response in responses:
+        response.close()
+    assert match["id"] not in watch.followed
+
+
+# --- over gunicorn ---------------------------------------------------------------------------------------
+
+def http(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
+    url = urlsplit(base)
+    connection = HTTPConnection(url.hostname, url.port, timeout=READ_SECONDS)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    try:
+        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def open_stream(base: str, match_id: str) -> tuple[HTTPConnection, Reader]:
+    url = urlsplit(base)
+    connection = HTTPConnection(url.hostname, url.port, timeout=READ_SECONDS)
+    connection.request("GET", f"/api/matches/{match_id}/stream")
+    response = connection.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type").startswith("text/event-stream")
+    return connection, Reader(iter(lambda: response.read1(65536) or b"", b""))
+
+
+@pytest.mark.server
+def test_followers_on_both_workers_get_every_play_of_the_scorer(tmp_path):
+    with serve(tmp_path / "referee.db") as base:
+        status, match = http(base, "POST", "/api/matches", {"game": "ogorek", "players": SEATS})
+        assert status == 201
+        followers = [open_stream(base, match["id"]) for _ in range(6)]  # spread over both workers
+        try:
+            for _, messages in followers:
+                assert messages.next_state()[0] == 0
+            for event in [KNOWN_DEAL, *PLAYS[:8]]:
+                status, answer = http(base, "POST", f"/api/matches/{match['id']}/events", event, match["key"])
+                assert status == 201, answer
+                status, keyless = http(base, "GET", f"/api/matches/{match['id']}")
+                for _, messages in followers:
+                    assert messages.next_state() == (answer["event"]["seq"], keyless)
+        finally:
+            for connection, _ in followers:
+                connection.close()
