@@ -118,3 +118,12 @@ def test_disclosures_show_a_marker_and_places_are_english_ordinals(new_phone, se
     phone.page.wait_for_selector("#finished")
     assert phone.page.locator(".places li").all_inner_texts() == ["1st: Ala", "1st: Bob"]
     assert server_api(f"/api/matches/{match_id}")["status"] == "finished"
+
+
+def test_a_seat_is_read_with_its_figures_and_cards_not_only_its_name(phone):
+    phone.start_match(["S", "W", "N"], dealer=0)
+    phone.click("#log-deal")
+    phone.play(1, "K")
+    phone.wait_turn(2)
+    seat = phone.page.get_by_role("button", name="W 0 minus points king")
+    assert seat.count() == 1 and seat.get_attribute("data-seat") == "1"
