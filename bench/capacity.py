@@ -92,7 +92,7 @@ class Table:
         self.host, self.port = url.hostname, url.port
         self.game, self.commands = game, commands
         self.answered: dict[int, float] = {}  # seq -> when the tap's answer arrived
-        self.waiting: dict[int, asyncio.Future] = {}
+        self.received: list[dict[int, float]] = []  # per follower: seq -> when its message arrived
 
     async def connect(self):
         return await asyncio.open_connection(self.host, self.port)
@@ -138,7 +138,8 @@ class Table:
             while await reader.readline() not in (b"\r\n", b""):
                 pass
             ready.set()
-            seen = 0
+            seen, received = 0, {}
+            self.received.append(received)
             while not stop.is_set():
                 line = await reader.readline()
                 if not line:
@@ -148,8 +149,7 @@ class Table:
                     seq = int(line[4:])
                     now = time.perf_counter()
                     for each in range(seen + 1, seq + 1):  # events within one look come as one message
-                        if each in self.answered:
-                            step.follows.append(max(0.0, now - self.answered[each]))
+                        received[each] = now
                     seen = max(seen, seq)
         finally:
             writer.close()
@@ -189,9 +189,13 @@ async def run_step(base: str, tables: int, seconds: float, played: list[tuple[st
     for task in followers:
         task.cancel()
     await asyncio.gather(*followers, return_exceptions=True)
-    expected = sum(len(table.answered) for table in everyone) * FOLLOWERS
-    step.missed = max(0, expected - len(step.follows))
-    for table in everyone:
+    for table in everyone:  # the push may come before the client has read the tap's own answer
+        for seq, answered in table.answered.items():
+            for received in table.received:
+                if seq in received:
+                    step.follows.append(max(0.0, received[seq] - answered))
+                else:
+                    step.missed += 1
         table.writer.close()
     return step
 
