@@ -8,6 +8,7 @@ its workers at once.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import re
@@ -17,7 +18,9 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from http.client import HTTPConnection
 from pathlib import Path
+from urllib.parse import urlsplit
 
 STARTUP_SECONDS = 30
 LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
@@ -99,3 +102,18 @@ def wait_until_serving(lines: queue.Queue, workers: int) -> str:
     if port is None or booted < workers:
         raise RuntimeError("gunicorn did not start:\n" + "".join(seen))
     return port  # a worker still importing the app leaves requests waiting in the socket's queue
+
+
+def call(base: str, method: str, path: str, body=None, key: str | None = None, timeout: float = 10) -> tuple[int, dict]:
+    """One JSON request to the server at `base`, on a connection of its own: (status, answer)."""
+    url = urlsplit(base)
+    connection = HTTPConnection(url.hostname, url.port, timeout=timeout)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    try:
+        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
-from gunicorn_server import serve
+from gunicorn_server import call, serve
 from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS
 
 from api import stream
@@ -175,17 +175,7 @@ def test_streams_that_end_leave_nothing_followed(app, table):
 # --- over gunicorn ---------------------------------------------------------------------------------------
 
 def http(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
-    url = urlsplit(base)
-    connection = HTTPConnection(url.hostname, url.port, timeout=READ_SECONDS)
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    try:
-        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
+    return call(base, method, path, body, key, timeout=READ_SECONDS)
 
 
 def open_stream(base: str, match_id: str) -> tuple[HTTPConnection, Reader]:
