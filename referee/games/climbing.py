@@ -72,6 +72,15 @@ class ClimbingGame(Game):
     rank_order: tuple[str, ...] = ()
     event_fields = {"deal": frozenset({"dealer", "hands"}), "play": frozenset({"seat", "card"}), "end": frozenset()}
     event_types = frozenset(event_fields)
+    keypad = "ranks"
+    trick = "climb"
+
+    def ranks(self, options: dict) -> list[str]:
+        size = self.deck_size(options)
+        return [rank for rank in self.rank_order if copies_in_deck(size, suited=False)[Card(rank)]]
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return [self.hand_size]
 
     # --- what each game says -------------------------------------------------------------------
     def deck_size(self, options: dict) -> int:

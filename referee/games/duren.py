@@ -69,12 +69,26 @@ class Duren(Game):
     min_players = 2
     max_players = 2
     suited = True
+    keypad = "attack_beat"
+    example = {
+        "summary": "Dureń: Bartek attacks with a pair and a jack; Ala defends",
+        "match": {"players": ["Ala", "Bartek"], "stake": "2", "currency": "PLN"},
+        "events": [{"type": "deal", "dealer": 0, "trump": "10H"},
+                   {"type": "attack", "seat": 1, "cards": ["9S", "9D", "JS"]}],
+    }
+    deal_figure = "won"
     event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "exchange": frozenset({"seat"}),
                     "attack": frozenset({"seat", "cards"}), "defend": frozenset({"seat", "beats"}), "end": frozenset()}
     event_types = frozenset(event_fields)
     options = (
         Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
     )
+
+    def ranks(self, options: dict) -> list[str]:
+        return list(dict.fromkeys(card.rank for card in deck(options["deck"])))
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return [HAND_SIZE]
 
     # --- the fold ------------------------------------------------------------------------------
     def new_state(self, names: list[str], options: dict) -> DurenTable:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import JOKER, Card, CardError, parse_card
+from ..cards import JOKER, RANKS, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, Lot, Option, Table, groups_by, judged, let_stand, read_hands, seat_of
@@ -109,6 +109,15 @@ class OhHell(Game):
     min_players = 3
     max_players = 7
     suited = True
+    trick = "follow"
+    example = {
+        "summary": "Oh Hell with the hook: Ann, the dealer, bids last and may not bid 0",
+        "match": {"players": ["Ann", "Bob", "Cid"], "options": {"hook": True}},
+        "events": [{"type": "deal", "dealer": 0, "trump": "9H"}, {"type": "bid", "seat": 1, "bid": 0},
+                   {"type": "bid", "seat": 2, "bid": 1}],
+    }
+    player_figures = ("points", "bid_tricks")
+    deal_figure = "bid_tricks"
     event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "bid": frozenset({"seat", "bid"}),
                     "play": frozenset({"seat", "card"}), "end": frozenset()}
     event_types = frozenset(event_fields)
@@ -124,6 +133,12 @@ class OhHell(Game):
         Option("miss_scores_tricks", "boolean", False, "A missed bid scores 1 per trick taken instead of 0."),
         Option("zero_bid_bonus", "boolean", False, "An exact bid of 0 scores 5 + the hand size instead of 10."),
     )
+
+    def ranks(self, options: dict) -> list[str]:
+        return list(RANKS)
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return hand_sizes(options["sequence"], players)
 
     def check_options(self, options: dict, players: int) -> dict:
         sequence = options["sequence"]
