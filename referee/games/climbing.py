@@ -64,6 +64,7 @@ class Requirement:
 
     kind: str  # "any", "reach", "lowest"
     top: Card | None = None
+    case: str = "top_card"  # why the lowest: the top card locks the trick ("top_card"), or an ace was led ("ace_led")
 
 
 class ClimbingGame(Game):
@@ -219,8 +220,9 @@ class ClimbingGame(Game):
             return None
         details = {"card": str(card), "top": str(need.top)}
         if need.kind == "lowest":
-            return ("must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, "
-                    f"and {card} is not it.", {**details, "case": "top_card"})
+            why = f"{need.top} was led" if need.case == "ace_led" else f"{need.top} tops the trick"
+            return ("must_play_lowest", f"{why}, so {name} must play their lowest card, and {card} is not it.",
+                    {**details, "case": need.case})
         if self.strength(legal[0]) >= self.strength(need.top):
             return "must_play_higher", f"{name} holds {need.top} or higher and must play it, not {card}.", details
         return ("must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, and {card} "
