@@ -1,8 +1,8 @@
 """`python -m api.contract --write | --check`: the parts of openapi.yaml that the engine derives.
 
 The catalogue example of `GET /api/games`, the state example of each game on `GET /api/matches/{id}` (each
-game's `example`: the new match and its events, played through the API) and the games of each event schema
-(`x-games`) are written into
+game's `example`: the new match and its events, played through the API), the games of each event schema
+(`x-games`) and the engine's verdict codes (`VerdictCode`, from `referee.verdicts.CODES`) are written into
 `openapi.yaml` from the engine; the paths, the prose and the shared schemas stay hand-written. `--check`
 fails with the difference when the file is stale (`make test` runs it).
 """
@@ -17,12 +17,13 @@ from pathlib import Path
 
 import yaml
 
-from referee import GAMES, catalogue
+from referee import CODES, GAMES, catalogue
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 EXAMPLE_ID = "hY3kq0XgJ8sVt2mR5wZbNA"
 CATALOGUE_AT = ("paths", "/api/games", "get", "responses", '"200"', "content", "application/json", "example")
 STATES_AT = ("paths", "/api/matches/{id}", "get", "responses", '"200"', "content", "application/json", "examples")
+CODES_AT = ("components", "schemas", "VerdictCode")
 
 
 class StaleContract(Exception):
@@ -94,7 +95,10 @@ def derived(text: str) -> str:
     text = put(text, STATES_AT, state_examples())
     for schema, games in event_games(text).items():
         text = put_flow(text, ("components", "schemas", schema, "x-games"), games)
-    return text
+    text = put_flow(text, (*CODES_AT, "enum"), list(CODES))
+    return put(text, (*CODES_AT, "x-verdicts"), [
+        {"code": code, "status": listed.status, "forceable": listed.forceable, "sentence": listed.sentence}
+        for code, listed in CODES.items()])
 
 
 def check(path: Path = SPEC) -> None:

@@ -282,7 +282,7 @@ class Game:
         message = f"{state.names[dealer]} deals now ({why}), not {state.names[named]}."
         details = {"dealer": dealer, **self.dealer_reason(state)}
         if not force:
-            raise Rejected("wrong_dealer", message, seat=named, forceable=True, details=details)
+            raise Rejected("wrong_dealer", message, seat=named, details=details)
         return named, [RefereeWarning("wrong_dealer", message, named, details)]
 
     def dealer_reason(self, state: Table) -> dict:
@@ -359,7 +359,7 @@ def judged(event: dict, breaks: list[tuple], force: bool, seat: int) -> Decision
     code, details = breaks[0][0], verdict_details(breaks[0])
     message = " ".join(rule[1] for rule in breaks)
     if not force:
-        raise Rejected(code, message, seat=seat, forceable=True, details=details)
+        raise Rejected(code, message, seat=seat, details=details)
     event = {**event, "force": True, "illegal": {"code": code, "message": message, "details": details}}
     return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat, details),))
 

@@ -20,7 +20,7 @@ so Dureń has no blind claims. The verdicts:
 - **Never forceable** (cannot have happened): `not_your_turn` (the wrong seat, an attack while a defence
   is awaited, a defence with nothing to beat), `no_deal`, `deal_in_progress`, `card_discarded`,
   `card_on_table`, `card_in_other_hand`, `card_under_stock` (the face-up card before the stock is drawn
-  to its end), `card_not_in_hand` (the player's hand is known well enough to exclude the card),
+  to its end), `card_not_held` (the player's hand is known well enough to exclude the card),
   `not_enough_cards` (more cards than the player holds), `not_on_table` (beating a card that was not
   laid), `no_exchange` (the face-up card is the nine already, or it has been drawn). Malformed input is
   `InvalidInput`: `bad_card`, `card_not_in_deck` (an 8 in the 24-card deck), `bad_cards`, `bad_beats`,
