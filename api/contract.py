@@ -2,7 +2,8 @@
 
 The catalogue example of `GET /api/games`, the state example of each game on `GET /api/matches/{id}` (each
 game's `example`: the new match and its events, played through the API), the games of each event schema
-(`x-games`) and the engine's verdict codes (`VerdictCode`, from `referee.verdicts.CODES`) are written into
+(`x-games`), each game's options (`<Game>Options`, and the options `<Game>State` requires) and the engine's
+verdict codes (`VerdictCode`, from `referee.verdicts.CODES`) are written into
 `openapi.yaml` from the engine; the paths, the prose and the shared schemas stay hand-written. `--check`
 fails with the difference when the file is stale (`make test` runs it).
 """
@@ -66,10 +67,10 @@ def block(lines: list[str], path: tuple[str, ...]) -> tuple[int, int, int]:
     return start, end, indent
 
 
-def put(text: str, path: tuple[str, ...], value: object) -> str:
+def put(text: str, path: tuple[str, ...], value: object, flow: bool | None = None) -> str:
     lines = text.splitlines(keepends=True)
     start, end, indent = block(lines, path)
-    dumped = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+    dumped = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=110, default_flow_style=flow)
     body = [" " * (indent + 2) + line + "\n" for line in dumped.splitlines()]
     return "".join(lines[:start] + [" " * indent + f"{path[-1]}:\n"] + body + lines[end:])
 
@@ -89,12 +90,46 @@ def event_games(text: str) -> dict[str, list[str]]:
             for kind, ref in mapping.items()}
 
 
+def schema_name(game: str) -> str:
+    """The prefix of a game's schemas: its name in title case without underscores."""
+    return "".join(word.title() for word in game.split("_"))
+
+
+def option_schema(option) -> dict:
+    """An option's schema from the engine's Option: its type, choices or limits, default and description."""
+    kind = {"boolean": "boolean", "integer": "integer", "choice": "string"}[option.kind]
+    schema: dict = {"type": kind}
+    if option.choices:
+        schema["enum"] = list(option.choices)
+    if option.minimum is not None:
+        schema["minimum"] = option.minimum
+    if option.maximum is not None:
+        schema["maximum"] = option.maximum
+    return {**schema, "default": option.default, "description": option.description}
+
+
+def put_options(text: str) -> str:
+    """Each game's options into `<Game>Options` (a list of hand sizes, `sequence`, stays hand-written) and the
+    options `<Game>State` requires."""
+    for name, game in GAMES.items():
+        prefix = schema_name(name)
+        for option in game.options:
+            if option.kind != "sequence":
+                text = put(text, ("components", "schemas", f"{prefix}Options", "properties", option.name),
+                           option_schema(option), flow=False)
+        text = put_flow(text, ("components", "schemas", f"{prefix}State", "properties", "options"),
+                        {"$ref": f"#/components/schemas/{prefix}Options",
+                         "required": [option.name for option in game.options]})
+    return text
+
+
 def derived(text: str) -> str:
     """The spec's text with its derived parts written from the engine."""
     text = put(text, CATALOGUE_AT, {"games": catalogue()})
     text = put(text, STATES_AT, state_examples())
     for schema, games in event_games(text).items():
         text = put_flow(text, ("components", "schemas", schema, "x-games"), games)
+    text = put_options(text)
     text = put_flow(text, (*CODES_AT, "enum"), list(CODES))
     return put(text, (*CODES_AT, "x-verdicts"), [
         {"code": code, "status": listed.status, "forceable": listed.forceable, "sentence": listed.sentence}
