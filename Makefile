@@ -22,6 +22,7 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench
+	$(PY) -m api.contract --check
 	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; fi; \
 	exit $$rc

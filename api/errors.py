@@ -14,7 +14,7 @@ from flask import Flask, has_request_context, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from referee import CardError, InvalidInput, Rejected
+from referee import CODES, InvalidInput, Rejected
 
 log = logging.getLogger(__name__)
 
@@ -178,19 +178,24 @@ def handle_error(error: Exception):
         return response
     if isinstance(error, ApiError):
         return error_response(error.status, error.code, error.message, error.details)
-    if isinstance(error, Rejected):
-        return error_response(409, error.code, error.message, {**error.details, "seat": error.seat,
-                                                                    "forceable": error.forceable})
+    if isinstance(error, Rejected):  # the engine's verdicts answer with the status of their code in CODES
+        return error_response(status_of(error, 409), error.code, error.message,
+                              {**error.details, "seat": error.seat, "forceable": error.forceable})
     if isinstance(error, InvalidInput):
-        return error_response(422, error.code, error.message, error.details)
-    if isinstance(error, CardError):
-        return error_response(422, error.code, str(error))
+        return error_response(status_of(error, 422), error.code, error.message, error.details)
     if isinstance(error, ValidationError):
         return validation_error(error)
     if isinstance(error, HTTPException):
         return http_error(error)
     log.exception("unexpected error answering %s %s", request.method, request.path)
     return error_response(500, "internal_error", "Something went wrong on the server; please try again.")
+
+
+def status_of(error: Rejected | InvalidInput, otherwise: int) -> int:
+    """The status of an engine's verdict: its code's in CODES (tests/test_verdict_codes.py holds every code
+    the engine gives to that list)."""
+    listed = CODES.get(error.code)
+    return listed.status if listed else otherwise
 
 
 def validation_error(error: ValidationError):

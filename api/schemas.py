@@ -1,8 +1,8 @@
 """The shapes of request bodies: a new match, and one schema per event type.
 
-These check what holds in every game (a seat is a number from 0, a card is written in the API's
-notation, no unknown fields). Whether a game has an event, and every limit that depends on the game or
-the match (the highest seat, the hand size, who may bid what), is the engine's to say.
+These check JSON shapes and size caps only (a seat is a whole number, a card a short text, no unknown
+fields). Ranges, cards and seats are the engine's to say, so that each mistake has one code: `bad_seat`,
+`bad_card`, `bid_out_of_range`, `bad_points`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 
 from marshmallow import Schema, ValidationError, fields, validate
-
-from referee import CardError, parse_card
 
 MAX_PLAYERS = 8
 MAX_CARDS = 55  # the largest deck: 52 cards and three jokers
@@ -46,11 +44,7 @@ class CardText(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         if len(text) > 10:
             raise ValidationError("A card is at most a few characters, like 10H or K.")
-        try:
-            parse_card(text, suited=False)
-        except CardError as exc:
-            raise ValidationError(str(exc)) from None
-        return text
+        return text  # whether it is a card of the game's deck is the engine's to say (`bad_card`)
 
 
 class Stake(fields.Field):
@@ -65,7 +59,8 @@ class Stake(fields.Field):
 
 
 def Seat(**kwargs) -> fields.Integer:  # noqa: N802 - a field factory, named like the fields it makes
-    return WholeNumber(validate=validate.Range(min=0), **kwargs)
+    """A seat is a whole number; which numbers are seats of the match is the engine's to say (`bad_seat`)."""
+    return WholeNumber(**kwargs)
 
 
 class MatchSchema(Schema):
@@ -111,7 +106,7 @@ class PlaySchema(EventSchema):
 
 class BidSchema(EventSchema):
     seat = Seat(required=True)
-    bid = WholeNumber(required=True, validate=validate.Range(min=0, max=MAX_CARDS))
+    bid = WholeNumber(required=True)  # 0 to the hand size: the engine's to say (`bid_out_of_range`)
 
 
 class ExchangeSchema(EventSchema):
@@ -133,7 +128,7 @@ class DefendSchema(EventSchema):
 
 class PenaltySchema(EventSchema):
     seat = Seat(required=True)
-    points = WholeNumber(validate=validate.Range(min=1))
+    points = WholeNumber()  # 1 to 1000: the engine's to say (`bad_points`)
     reason = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
 
 

@@ -13,10 +13,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee import GAMES
+
 from . import baseline, capacity, engine, load, profile, report, servers
 
 RESULTS = Path(__file__).with_name("results.md")
-GAMES = ("ogorek", "ogurets", "oh_hell", "duren")
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .load import percentile
-from .tables import MATCHES, NAMES
+from .tables import LOGGED, MATCHES, NAMES
 
 TAP_EVERY = 2.0  # seconds between two taps of one table's scorer
 FOLLOWERS = 3
@@ -58,7 +58,7 @@ def logs(count: int = LOGS, seed: int = 5) -> list[tuple[str, list[dict]]]:
     rng = random.Random(seed)
     made = []
     for number in range(count):
-        game = ("oh_hell", "ogurets")[number % 2]
+        game = LOGGED[number % len(LOGGED)]
         match = MATCHES[game](rng)
         made.append((game, [{key: value for key, value in event.items() if key != "seq"} for event in match.log]))
     return made

@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .tables import Scorer, call
+from .tables import SCORED, Scorer, call
 
 PLAY_BODY = {"type": "play", "seat": 1, "card": "K", "expect_seq": 12}  # what the baseline stores: a play's size
 POST = "post a play"
@@ -89,7 +89,7 @@ def service_times(kibic: str, baseline: str, rounds: int, seconds: float, seed: 
     Interleaved, so both servers see the same machine at the same moment.
     """
     run = Run()
-    scorer = Scorer(kibic, "ogurets", random.Random(seed))
+    scorer = Scorer(kibic, SCORED, random.Random(seed))
     follower = Follower(kibic, scorer.match.id)
     for _ in range(20):  # warm up: imports, caches, the first deal
         insert(baseline), post(scorer), follower.poll(), follower.poll()
@@ -112,7 +112,7 @@ def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed
     run = Run()
 
     def scorer(number: int) -> None:
-        table = Scorer(kibic, "ogurets", random.Random(seed + number))
+        table = Scorer(kibic, SCORED, random.Random(seed + number))
         while time.perf_counter() - start < seconds:
             run.add(*post(table))
 
@@ -174,7 +174,7 @@ def growth(kibic: str, late: int = 5000, early: int = 10, rounds: int = 40, seco
     """A match logged through HTTP up to event `late`, then plays on it interleaved with plays on a new match
     at event `early`: the latency of a play (and of the poll that finds it) at both ends."""
     start = time.perf_counter()
-    long, short = Scorer(kibic, "ogurets", random.Random(seed)), Scorer(kibic, "ogurets", random.Random(seed + 1))
+    long, short = Scorer(kibic, SCORED, random.Random(seed)), Scorer(kibic, SCORED, random.Random(seed + 1))
     while long.match.seq < late and time.perf_counter() - start < seconds:
         long.step()
     while short.match.seq < early:

@@ -46,33 +46,31 @@ def breakdown(requests: int = 400, seed: int = 3) -> dict[str, tuple[float, dict
 def profile_requests(app, requests: int, seed: int) -> dict[str, tuple[float, dict[str, float]]]:
     from pyinstrument import Profiler
 
-    from .tables import ENDLESS_OGURETS, NAMES
-    from .tables import ogurets_table as table
+    from .tables import SCORED, SCORED_OPTIONS, SIMULATORS
 
     client = app.test_client()
-    match = InProcessMatch(client, ENDLESS_OGURETS)
+    match = InProcessMatch(client, SCORED, SCORED_OPTIONS)
     rng = random.Random(seed)
+    table = SIMULATORS[SCORED](match, rng)
     shares = {}
-    deal, left = None, 0
     for kind in ("post a play", "poll, changed (200)"):
         profiler = Profiler(interval=0.0002)
         done, spent = 0, 0.0
         while done < requests:
-            if left == 0:
-                deal, left = table.Deal(match, rng, known=set()), 7 * len(NAMES)
+            if match.expected()["type"] != "play":  # a deal or a bid: logged, not measured
+                table.step()
                 continue
             if kind == "post a play":
                 profiler.start()
                 start = time.perf_counter()
-                table.play_legally(match, deal, rng)
+                table.step()
             else:
-                table.play_legally(match, deal, rng)
+                table.step()
                 profiler.start()
                 start = time.perf_counter()
                 client.get(f"/api/matches/{match.id}")
             spent += time.perf_counter() - start
             profiler.stop()
-            left -= 1
             done += 1
         shares[kind] = (spent / requests, self_time_by_layer(profiler.last_session.root_frame()))
     return shares
@@ -93,11 +91,16 @@ def self_time_by_layer(root) -> dict[str, float]:
 class InProcessMatch:
     """A match through the Flask test client, with the face the table simulators use."""
 
-    def __init__(self, client, options: dict):
-        from .tables import NAMES
+    def __init__(self, client, game: str, options: dict):
+        from .tables import players
 
-        created = client.post("/api/matches", json={"game": "ogurets", "players": NAMES, "options": options}).get_json()
+        created = client.post("/api/matches", json={"game": game, "players": players(game),
+                                                    "options": options}).get_json()
         self.client, self.id, self.key, self.state = client, created["id"], created["key"], created
+
+    @property
+    def players(self) -> list[str]:
+        return [player["name"] for player in self.state["players"]]
 
     @property
     def options(self) -> dict:

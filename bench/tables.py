@@ -1,9 +1,10 @@
 """Tables that play random legal matches, for the benchmarks: the tests' own table simulators.
 
-The simulators live in `tests/` (`ogorek_table.py`, `ogurets_table.py`, `oh_hell_table.py`,
-`duren_table.py`); they deal shuffled decks and play by their own reading of the rules, through anything
-with the face of `referee.Match`. `matches` plays whole matches on the engine; `HttpMatch` gives a
-match served over HTTP that face, so the same simulators can be the scorer of a table on a real server.
+The simulators live in `tests/` behind one interface (`game_tables.SIMULATORS`, one per game of the catalogue);
+they deal shuffled decks and play by their own reading of the rules, through anything with the face of
+`referee.Match`. `MATCHES` plays whole matches on the engine; `HttpMatch` gives a match served over HTTP that
+face, so the same simulators can be the scorer of a table on a real server. Which game the HTTP runs play is
+a setting (`tables.json`), not code: the benchmarks name no game.
 """
 
 from __future__ import annotations
@@ -12,65 +13,41 @@ import json
 import random
 import sys
 import time
+from functools import partial
 from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import duren_table  # noqa: E402
-import ogorek_table  # noqa: E402
-import ogurets_table  # noqa: E402
-import oh_hell_table  # noqa: E402
+from game_tables import SIMULATORS  # noqa: E402
 
-from referee import Match, Rejected  # noqa: E402
+from referee import GAMES, Match, Rejected  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cid", "Dan"]
-DUREN_DEALS = 5  # a Dureń series runs until the players end it: here after five deals
-ENDLESS_OGURETS = {"threshold": 1000}  # no deal can take 1000 points: nobody loses a life, the match goes on
+SETTINGS = json.loads(Path(__file__).with_name("tables.json").read_text(encoding="utf-8"))
+SCORED = SETTINGS["scored"]["game"]
+"""The game of the load and growth runs' scorer, played with `SCORED_OPTIONS` (its match never ends)."""
+SCORED_OPTIONS = SETTINGS["scored"]["options"]
+LOGGED = tuple(SETTINGS["logged"])
+"""The games whose logs the capacity run replays, in turn."""
+
+
+def players(game: str) -> list[str]:
+    """As many of `NAMES` as the game seats."""
+    return NAMES[:min(len(NAMES), GAMES[game].max_players)]
 
 
 # --- whole matches on the engine -----------------------------------------------------------------
 
-def ogorek(rng: random.Random) -> Match:
-    return ogorek_table.Table(rng, len(NAMES), {}, "1", known=False).play_match()
-
-
-def ogurets(rng: random.Random) -> Match:
-    match = Match.create("ogurets", NAMES, stake="1")
-    while not match.state.finished:
-        deal = ogurets_table.Deal(match, rng, known=set())
-        for _ in range(7 * len(deal.order)):
-            ogurets_table.play_legally(match, deal, rng)
+def whole_match(game: str, rng: random.Random) -> Match:
+    """A random legal match of `game`, blind, played to its end (a series ended after a few deals)."""
+    match = Match.create(game, players(game), stake="1")
+    SIMULATORS[game](match, rng).play_out()
     return match
 
 
-def oh_hell(rng: random.Random) -> Match:
-    match = Match.create("oh_hell", NAMES, stake="1")
-    oh_hell_table.SimTable(match, rng, first_dealer=rng.randrange(len(NAMES))).play_out()
-    return match
-
-
-def duren(rng: random.Random) -> Match:
-    """A series of `DUREN_DEALS` deals, ended by the players: attacks and defences of the table simulator."""
-    match = Match.create("duren", NAMES[:2], stake="1")
-    dealer = rng.randrange(2)
-    for _ in range(DUREN_DEALS):
-        table = duren_table.Table(rng, 24, dealer)
-        match.play({"type": "deal", "dealer": dealer, "trump": str(table.face_up)})
-        while not table.over():
-            attack = table.attack()
-            match.play({"type": "attack", "seat": table.attacker, "cards": [str(card) for card in attack]})
-            pairs = table.defend(attack)
-            match.play({"type": "defend", "seat": 1 - table.attacker,
-                        "beats": [{"card": str(card), "with": str(other)} for card, other in pairs]})
-            table.settle(attack, pairs)
-        dealer = match.expected()["dealer"]
-    match.play({"type": "end"})
-    return match
-
-
-MATCHES = {"ogorek": ogorek, "ogurets": ogurets, "oh_hell": oh_hell, "duren": duren}
+MATCHES = {game: partial(whole_match, game) for game in GAMES}
 
 
 # --- matches over HTTP ---------------------------------------------------------------------------
@@ -143,33 +120,19 @@ class HttpMatch:
 
 
 class Scorer:
-    """The phone that logs a table's match over HTTP, one event per `step`, its moves from a table simulator.
-
-    Ogurets (set never to end) deals and plays; Oh Hell deals, bids and plays, and a new match starts
-    when one is over.
-    """
+    """The phone that logs a table's match over HTTP, one event per `step`, its moves from the game's table
+    simulator; a new match starts when one is over. The `SCORED` game is played with `SCORED_OPTIONS`."""
 
     def __init__(self, base: str, game: str, rng: random.Random):
         self.base, self.game, self.rng = base, game, rng
         self.new_match()
 
     def new_match(self) -> None:
-        if self.game == "ogurets":
-            self.match = HttpMatch(self.base, "ogurets", NAMES, ENDLESS_OGURETS)
-            self.deal, self.left = None, 0
-        else:
-            self.match = HttpMatch(self.base, "oh_hell", NAMES)
-            self.table = oh_hell_table.SimTable(self.match, self.rng, first_dealer=self.rng.randrange(len(NAMES)))
+        options = SCORED_OPTIONS if self.game == SCORED else {}
+        self.match = HttpMatch(self.base, self.game, players(self.game), options)
+        self.table = SIMULATORS[self.game](self.match, self.rng)
 
     def step(self) -> None:
-        if self.game == "ogurets":
-            if self.left == 0:
-                self.deal = ogurets_table.Deal(self.match, self.rng, known=set())
-                self.left = 7 * len(self.deal.order)
-            else:
-                ogurets_table.play_legally(self.match, self.deal, self.rng)
-                self.left -= 1
-            return
-        if self.match.expected() is None:
+        if self.table.step() is None:
             self.new_match()
-        self.table.step()
+            self.table.step()

@@ -3,9 +3,10 @@
 from .cards import Card, CardError, parse_card
 from .games import GAMES, catalogue, get_game
 from .match import Match
-from .verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from .verdicts import CODES, Finding, InvalidInput, RefereeWarning, Rejected
 
 __all__ = [
+    "CODES",
     "Card",
     "CardError",
     "Finding",

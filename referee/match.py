@@ -208,6 +208,7 @@ class Match:
         return {
             "game": self.game.name,
             "options": dict(self.options),
+            "rules": self.game.rules(self.options, len(self.players)),
             "stake": str(self.stake),
             "currency": self.currency,
             "status": "finished" if state.finished else "playing",

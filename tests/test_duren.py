@@ -354,7 +354,7 @@ def test_dealt_hands_when_given_are_held_to():
     match = start(hands={"0": ["9S", "10S", "JS", "QS", "KS"]})
     attack(match, BARTEK, "AS")
     error = rejected(match, {"type": "defend", "seat": ALA, "beats": [{"card": "AS", "with": "9H"}]})
-    assert error.code == "card_not_in_hand" and "Ala's hand is known" in error.message
+    assert error.code == "card_not_held" and "Ala's hand is known" in error.message
     defend(match, ALA, {})
     assert deal_of(match)["known"]["0"] == ["9S", "10S", "JS", "QS", "KS", "AS"]
     with pytest.raises(InvalidInput):

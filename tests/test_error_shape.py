@@ -37,12 +37,13 @@ CASES = [
     ("seat as text", "POST", EVENTS, {"type": "play", "seat": "1", "card": "K"}, JSON, 422, "invalid_input"),
     ("seat as boolean", "POST", EVENTS, {"type": "play", "seat": True, "card": "K"}, JSON, 422, "invalid_input"),
     ("seat with a fraction", "POST", EVENTS, {"type": "play", "seat": 1.5, "card": "K"}, JSON, 422, "invalid_input"),
-    ("negative seat", "POST", EVENTS, {"type": "play", "seat": -1, "card": "K"}, JSON, 422, "invalid_input"),
+    ("negative seat", "POST", EVENTS, {"type": "play", "seat": -1, "card": "K"}, JSON, 422, "bad_seat"),
+    ("seat past the table", "POST", EVENTS, {"type": "play", "seat": 7, "card": "K"}, JSON, 422, "bad_seat"),
     ("seat past the table", "POST", EVENTS, {"type": "play", "seat": 4, "card": "K"}, JSON, 422, "bad_seat"),
-    ("bad card", "POST", EVENTS, {"type": "play", "seat": 1, "card": "Z"}, JSON, 422, "invalid_input"),
+    ("bad card", "POST", EVENTS, {"type": "play", "seat": 1, "card": "Z"}, JSON, 422, "bad_card"),
     ("card as number", "POST", EVENTS, {"type": "play", "seat": 1, "card": 10}, JSON, 422, "invalid_input"),
     ("force as text", "POST", EVENTS, {"type": "end", "force": "yes"}, JSON, 422, "invalid_input"),
-    ("zero penalty", "POST", EVENTS, {"type": "penalty", "seat": 1, "points": 0}, JSON, 422, "invalid_input"),
+    ("zero penalty", "POST", EVENTS, {"type": "penalty", "seat": 1, "points": 0}, JSON, 422, "bad_points"),
     ("huge penalty", "POST", EVENTS, {"type": "penalty", "seat": 1, "points": 10**30}, JSON, 422, "bad_points"),
     ("bad hands", "POST", EVENTS, {"type": "deal", "hands": {"x": ["K"]}}, JSON, 422, "invalid_input"),
     ("negative expect_seq", "POST", UNDO, {"expect_seq": -1}, JSON, 422, "invalid_input"),
@@ -113,7 +114,7 @@ def test_bad_input_gets_its_status_and_code(client, dealt, name, method, path, b
 
 
 def test_field_messages_are_in_the_details(client, dealt):
-    response = send(client, dealt, "POST", EVENTS, {"type": "play", "seat": -1, "card": "Z", "x": 1}, JSON)
+    response = send(client, dealt, "POST", EVENTS, {"type": "play", "seat": "1", "card": 10, "x": 1}, JSON)
     error = assert_error_shape(response, 422, "invalid_input")
     assert set(error["details"]) == {"seat", "card", "x"}
     assert "seat" in error["message"] and "card" in error["message"]

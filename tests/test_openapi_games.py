@@ -21,20 +21,8 @@ GAME_NAMES = sorted(GAMES)
 EVENT_TYPES = ["deal", "play", "bid", "exchange", "attack", "defend", "penalty", "end"]
 
 # How the state examples of GET /api/matches/{id} come about: the new match, then its events
-STATE_EXAMPLES = {
-    "ogorek": ({"game": "ogorek", "players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"},
-               [{"type": "deal", "dealer": 0, "hands": {"1": ["K", "K", "7", "6", "4", "3"]}},
-                {"type": "play", "seat": 1, "card": "K"}, {"type": "play", "seat": 2, "card": "2"}]),
-    "ogurets": ({"game": "ogurets", "players": ["S", "W", "N"], "stake": "1", "currency": "PLN"},
-                [{"type": "deal", "dealer": 0}, {"type": "play", "seat": 1, "card": "9"},
-                 {"type": "play", "seat": 2, "card": "K"}]),
-    "oh_hell": ({"game": "oh_hell", "players": ["Ann", "Bob", "Cid"], "options": {"hook": True}},
-                [{"type": "deal", "dealer": 0, "trump": "9H"}, {"type": "bid", "seat": 1, "bid": 0},
-                 {"type": "bid", "seat": 2, "bid": 1}]),
-    "duren": ({"game": "duren", "players": ["Ala", "Bartek"], "stake": "2", "currency": "PLN"},
-              [{"type": "deal", "dealer": 0, "trump": "10H"},
-               {"type": "attack", "seat": 1, "cards": ["9S", "9D", "JS"]}]),
-}
+STATE_EXAMPLES = {name: ({"game": name, **game.example["match"]}, game.example["events"])
+                  for name, game in GAMES.items()}
 
 SEED_PLAYS = [{"type": "play", "seat": "SWNE".index(seat), "card": card}
               for trick in SEED_TRICKS for seat, card in trick]

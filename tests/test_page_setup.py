@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from referee import GAMES
+
 pytestmark = pytest.mark.browser
 
 
 def test_the_start_form_seats_the_players_clockwise_and_sends_every_choice(phone, server_api):
     page = phone.open("/").page
-    assert page.locator(".game-choice").count() == 4
+    assert page.locator(".game-choice").count() == len(GAMES)
     assert "Six cards each" in phone.text('.game-choice:has(input[value="ogorek"]) .game-description')
     assert phone.text("#option-limit-about") == (
         "A player whose minus points exceed this is out (the limit itself is still in). Default: 21.")

@@ -13,14 +13,11 @@ SUITS = "SHDC"
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 
-def deck(game: str, options: dict) -> list[str]:
-    if game == "duren":
-        low = "6" if options.get("deck") == 36 else "9"
-        return [rank + suit for rank in RANKS[RANKS.index(low):] for suit in SUITS]
-    if game == "oh_hell":
-        return [rank + suit for rank in RANKS for suit in SUITS]
-    jokers = ["X"] * options.get("jokers", 0)
-    return [rank for rank in RANKS for _ in SUITS] + jokers
+def deck(rules: dict) -> list[str]:
+    """The match's deck, as the catalogue's rules of the match say: suited cards, or 4 of each rank (3 jokers)."""
+    if rules["suited"]:
+        return [rank + suit for rank in rules["ranks"] for suit in SUITS]
+    return [rank for rank in rules["ranks"] for _ in range(3 if rank == "X" else 4)]
 
 
 def random_options(game: str, rng: random.Random) -> dict:
@@ -40,7 +37,8 @@ class Fuzzer:
         spec = get_game(game)
         players = rng.randint(spec.min_players, min(spec.max_players, 5))
         self.match = Match.create(game, NAMES[:players], random_options(game, rng))
-        self.deck = deck(game, self.match.options)
+        self.rules = self.match.view()["rules"]
+        self.deck = deck(self.rules)
         self.players = players
         self.verdicts: list[tuple[str, str, int | None, dict]] = []  # (kind, code, seat, details)
 
@@ -60,8 +58,7 @@ class Fuzzer:
                 else rng.randrange(self.players)
         shuffled = self.deck[:]
         rng.shuffle(shuffled)
-        size = expected["cards"] if isinstance(expected.get("cards"), int) else {
-            "ogorek": 6, "ogurets": 7, "duren": 5}.get(self.game, 1)
+        size = expected["cards"] if isinstance(expected.get("cards"), int) else self.rules["hand_sizes"][0]
         if self.game in ("oh_hell", "duren") and (self.game == "duren" or expected.get("turn_trump")):
             command["trump"] = shuffled.pop()
         if rng.random() < 0.6 and not all(self.match.state.out):
@@ -82,7 +79,7 @@ class Fuzzer:
             return self.deal(expected)
         kind = expected.get("type")
         seat = self.seat(expected.get("seat"))
-        if self.game == "ogorek" and rng.random() < 0.03:
+        if "penalty" in self.rules["events"] and rng.random() < 0.03:
             return {"type": "penalty", "seat": seat, "points": rng.choice([5, 30])}
         if (kind == "bid" and rng.random() < 0.85) or (self.game == "oh_hell" and rng.random() < 0.1):
             return {"type": "bid", "seat": seat, "bid": rng.randint(-1, 4)}

@@ -127,6 +127,19 @@ class Game:
     event_types: frozenset[str] = frozenset()
     event_fields: dict[str, frozenset[str]] = {}
     """The fields each event type of the game reads, besides `type` and `force`."""
+    keypad: str = "suit_rank"
+    """How the page's keypad works: "ranks" (a rank alone), "suit_rank" (a suit, then a rank), "attack_beat"."""
+    trick: str | None = None
+    """Who takes a trick, for a page ahead of the server: "climb" (the latest highest card), "follow" (the highest
+    trump, else the highest card of the suit led), or None (the page waits for the server)."""
+    tricks_count: bool = True
+    """Whether the cards of a trick count for its taker (else its highest card only leads the next)."""
+    player_figures: tuple[str, ...] = ("points",)
+    """What the scoreboard shows per player, of: minus_points, points, lives, deal_points, bid_tricks."""
+    deal_figure: str = "gained"
+    example: dict = {}
+    """The contract's example match: `summary`, the new `match` (players, options, stake) and its `events`."""
+    """What the scoresheet shows per player and deal, of: gained, deal_points_lives, bid_tricks, won."""
 
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, given: dict | None, players: int) -> dict:
@@ -156,6 +169,8 @@ class Game:
         return {}
 
     def catalogue(self) -> dict:
+        defaults = {option.name: option.default for option in self.options}
+        players = range(self.min_players, self.max_players + 1)
         return {
             "game": self.name,
             "title": self.title,
@@ -165,6 +180,35 @@ class Game:
             "suited": self.suited,
             "events": sorted(self.event_types),
             "options": [option.describe() for option in self.options],
+            "rules": {**self.rules(defaults, self.min_players),
+                      "hand_sizes": {str(n): self.hand_sizes(defaults, n) for n in players}},
+        }
+
+    # --- what the page, the bench and the tests learn of the game ----------------------------
+    def ranks(self, options: dict) -> list[str]:
+        """The ranks of the deck with these options, lowest first in play."""
+        raise NotImplementedError
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        """The cards dealt to each player in successive deals (the last size repeats)."""
+        raise NotImplementedError
+
+    def chart(self, options: dict) -> dict:
+        """What the chart draws after each deal: `figure` of the history (scores or lives), from `start`, with
+        the `limit` line (or None), labelled as `label` (minus_points, points, lives)."""
+        return {"figure": "scores", "label": "points", "start": 0, "limit": None}
+
+    def rules(self, options: dict, players: int) -> dict:
+        """The game as the page draws it with these options: deck, keypad, tricks and figures."""
+        return {
+            "suited": self.suited,
+            "ranks": self.ranks(options),
+            "hand_sizes": self.hand_sizes(options, players),
+            "events": sorted(self.event_types),
+            "keypad": self.keypad,
+            "trick": self.trick,
+            "tricks_count": self.tricks_count,
+            "figures": {"player": list(self.player_figures), "deal": self.deal_figure, "chart": self.chart(options)},
         }
 
     # --- the fold ------------------------------------------------------------------------------
@@ -238,7 +282,7 @@ class Game:
         message = f"{state.names[dealer]} deals now ({why}), not {state.names[named]}."
         details = {"dealer": dealer, **self.dealer_reason(state)}
         if not force:
-            raise Rejected("wrong_dealer", message, seat=named, forceable=True, details=details)
+            raise Rejected("wrong_dealer", message, seat=named, details=details)
         return named, [RefereeWarning("wrong_dealer", message, named, details)]
 
     def dealer_reason(self, state: Table) -> dict:
@@ -315,7 +359,7 @@ def judged(event: dict, breaks: list[tuple], force: bool, seat: int) -> Decision
     code, details = breaks[0][0], verdict_details(breaks[0])
     message = " ".join(rule[1] for rule in breaks)
     if not force:
-        raise Rejected(code, message, seat=seat, forceable=True, details=details)
+        raise Rejected(code, message, seat=seat, details=details)
     event = {**event, "force": True, "illegal": {"code": code, "message": message, "details": details}}
     return Decision(event, (RefereeWarning(code, f"Let stand: {message}", seat, details),))
 

@@ -64,6 +64,7 @@ class Requirement:
 
     kind: str  # "any", "reach", "lowest"
     top: Card | None = None
+    case: str = "top_card"  # why the lowest: the top card locks the trick ("top_card"), or an ace was led ("ace_led")
 
 
 class ClimbingGame(Game):
@@ -72,6 +73,15 @@ class ClimbingGame(Game):
     rank_order: tuple[str, ...] = ()
     event_fields = {"deal": frozenset({"dealer", "hands"}), "play": frozenset({"seat", "card"}), "end": frozenset()}
     event_types = frozenset(event_fields)
+    keypad = "ranks"
+    trick = "climb"
+
+    def ranks(self, options: dict) -> list[str]:
+        size = self.deck_size(options)
+        return [rank for rank in self.rank_order if copies_in_deck(size, suited=False)[Card(rank)]]
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return [self.hand_size]
 
     # --- what each game says -------------------------------------------------------------------
     def deck_size(self, options: dict) -> int:
@@ -210,8 +220,9 @@ class ClimbingGame(Game):
             return None
         details = {"card": str(card), "top": str(need.top)}
         if need.kind == "lowest":
-            return ("must_play_lowest", f"{need.top} tops the trick, so {name} must play their lowest card, "
-                    f"and {card} is not it.", {**details, "case": "top_card"})
+            why = f"{need.top} was led" if need.case == "ace_led" else f"{need.top} tops the trick"
+            return ("must_play_lowest", f"{why}, so {name} must play their lowest card, and {card} is not it.",
+                    {**details, "case": need.case})
         if self.strength(legal[0]) >= self.strength(need.top):
             return "must_play_higher", f"{name} holds {need.top} or higher and must play it, not {card}.", details
         return ("must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, and {card} "

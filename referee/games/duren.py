@@ -20,7 +20,7 @@ so Dureń has no blind claims. The verdicts:
 - **Never forceable** (cannot have happened): `not_your_turn` (the wrong seat, an attack while a defence
   is awaited, a defence with nothing to beat), `no_deal`, `deal_in_progress`, `card_discarded`,
   `card_on_table`, `card_in_other_hand`, `card_under_stock` (the face-up card before the stock is drawn
-  to its end), `card_not_in_hand` (the player's hand is known well enough to exclude the card),
+  to its end), `card_not_held` (the player's hand is known well enough to exclude the card),
   `not_enough_cards` (more cards than the player holds), `not_on_table` (beating a card that was not
   laid), `no_exchange` (the face-up card is the nine already, or it has been drawn). Malformed input is
   `InvalidInput`: `bad_card`, `card_not_in_deck` (an 8 in the 24-card deck), `bad_cards`, `bad_beats`,
@@ -69,12 +69,26 @@ class Duren(Game):
     min_players = 2
     max_players = 2
     suited = True
+    keypad = "attack_beat"
+    example = {
+        "summary": "Dureń: Bartek attacks with a pair and a jack; Ala defends",
+        "match": {"players": ["Ala", "Bartek"], "stake": "2", "currency": "PLN"},
+        "events": [{"type": "deal", "dealer": 0, "trump": "10H"},
+                   {"type": "attack", "seat": 1, "cards": ["9S", "9D", "JS"]}],
+    }
+    deal_figure = "won"
     event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "exchange": frozenset({"seat"}),
                     "attack": frozenset({"seat", "cards"}), "defend": frozenset({"seat", "beats"}), "end": frozenset()}
     event_types = frozenset(event_fields)
     options = (
         Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
     )
+
+    def ranks(self, options: dict) -> list[str]:
+        return list(dict.fromkeys(card.rank for card in deck(options["deck"])))
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return [HAND_SIZE]
 
     # --- the fold ------------------------------------------------------------------------------
     def new_state(self, names: list[str], options: dict) -> DurenTable:

@@ -169,9 +169,9 @@ class DurenDeal:
         if len(unknown) > self.free_slots(seat):
             details = {"cards": listed(unknown)}
             if self.free_slots(seat) == 0:
-                raise Rejected("card_not_in_hand", f"{name}'s hand is known, and {show(unknown)} is not in it.",
+                raise Rejected("card_not_held", f"{name}'s hand is known, and {show(unknown)} is not in it.",
                                seat=seat, details={**details, "case": "known"})
-            raise Rejected("card_not_in_hand", f"{name} holds {held} cards and {len(self.known[seat])} of them are "
+            raise Rejected("card_not_held", f"{name} holds {held} cards and {len(self.known[seat])} of them are "
                            f"known: {show(unknown)} cannot all be among the other {self.free_slots(seat)}.",
                            seat=seat, details={**details, "case": "too_many", "held": held,
                                                "known": len(self.known[seat]), "free": self.free_slots(seat)})

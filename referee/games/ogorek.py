@@ -35,6 +35,15 @@ class Ogorek(ClimbingGame):
     max_players = 8
     hand_size = 6
     rank_order = RANKS
+    example = {
+        "summary": ("Ogórek, as the scorer (with the key) reads it: W's hand is known; W led K, N played 2, "
+                    "E must reach K"),
+        "match": {"players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"},
+        "events": [{"type": "deal", "dealer": 0, "hands": {"1": ["K", "K", "7", "6", "4", "3"]}},
+                   {"type": "play", "seat": 1, "card": "K"}, {"type": "play", "seat": 2, "card": "2"}],
+    }
+    tricks_count = False
+    player_figures = ("minus_points",)
     event_fields = {**ClimbingGame.event_fields, "penalty": frozenset({"seat", "points", "reason"})}
     event_types = frozenset(event_fields)
     options = (
@@ -50,6 +59,9 @@ class Ogorek(ClimbingGame):
                "left and the pool (share), or they take those places by their totals, the lowest first (lowest_total).",
                choices=("share", "lowest_total")),
     )
+
+    def chart(self, options: dict) -> dict:
+        return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}
 
     def evolve_end(self, state: ClimbTable, event: dict) -> None:
         # penalties given during an unfinished deal still count: over the limit is out before the end

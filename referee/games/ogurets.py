@@ -45,6 +45,14 @@ class Ogurets(ClimbingGame):
     max_players = 7
     hand_size = 7
     rank_order = RANK_ORDER
+    example = {
+        "summary": "Ogurets: N's king tops the trick, so S must play their lowest card",
+        "match": {"players": ["S", "W", "N"], "stake": "1", "currency": "PLN"},
+        "events": [{"type": "deal", "dealer": 0}, {"type": "play", "seat": 1, "card": "9"},
+                   {"type": "play", "seat": 2, "card": "K"}],
+    }
+    player_figures = ("lives", "deal_points")
+    deal_figure = "deal_points_lives"
     options = (
         Option("jokers", "integer", 0, "Play with 3 jokers (a 55-card deck): the joker ranks above the king and is "
                "worth 15 points.", choices=(0, 3)),
@@ -57,6 +65,9 @@ class Ogurets(ClimbingGame):
     )
 
     # --- what Ogurets says ---------------------------------------------------------------------
+    def chart(self, options: dict) -> dict:
+        return {"figure": "lives", "label": "lives", "start": options["lives"], "limit": None}
+
     def deck_size(self, options: dict) -> int:
         return 55 if options["jokers"] else 52
 

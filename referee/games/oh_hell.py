@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import JOKER, Card, CardError, parse_card
+from ..cards import JOKER, RANKS, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, Lot, Option, Table, groups_by, judged, let_stand, read_hands, seat_of
@@ -62,7 +62,7 @@ def by_total(state: Table) -> list[list[int]]:
 
 
 @dataclass
-class Hand:
+class OhHellDeal:
     """One hand: its size, players (clockwise from the dealer's left), trump, bids, tricks, what is known."""
 
     number: int
@@ -98,7 +98,7 @@ class Hand:
 @dataclass
 class OhHellTable(Table):
     sizes: list[int] = field(default_factory=list)
-    hand: Hand | None = None
+    deal: OhHellDeal | None = None
 
 
 class OhHell(Game):
@@ -109,6 +109,15 @@ class OhHell(Game):
     min_players = 3
     max_players = 7
     suited = True
+    trick = "follow"
+    example = {
+        "summary": "Oh Hell with the hook: Ann, the dealer, bids last and may not bid 0",
+        "match": {"players": ["Ann", "Bob", "Cid"], "options": {"hook": True}},
+        "events": [{"type": "deal", "dealer": 0, "trump": "9H"}, {"type": "bid", "seat": 1, "bid": 0},
+                   {"type": "bid", "seat": 2, "bid": 1}],
+    }
+    player_figures = ("points", "bid_tricks")
+    deal_figure = "bid_tricks"
     event_fields = {"deal": frozenset({"dealer", "hands", "trump"}), "bid": frozenset({"seat", "bid"}),
                     "play": frozenset({"seat", "card"}), "end": frozenset()}
     event_types = frozenset(event_fields)
@@ -124,6 +133,12 @@ class OhHell(Game):
         Option("miss_scores_tricks", "boolean", False, "A missed bid scores 1 per trick taken instead of 0."),
         Option("zero_bid_bonus", "boolean", False, "An exact bid of 0 scores 5 + the hand size instead of 10."),
     )
+
+    def ranks(self, options: dict) -> list[str]:
+        return list(RANKS)
+
+    def hand_sizes(self, options: dict, players: int) -> list[int]:
+        return hand_sizes(options["sequence"], players)
 
     def check_options(self, options: dict, players: int) -> dict:
         sequence = options["sequence"]
@@ -156,9 +171,9 @@ class OhHell(Game):
 
     # --- deal ----------------------------------------------------------------------------------
     def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
-        if state.hand is not None and not state.hand.over:
-            raise Rejected("deal_in_progress", f"Hand {state.hand.number} is still being played.",
-                           details={"deal": state.hand.number})
+        if state.deal is not None and not state.deal.over:
+            raise Rejected("deal_in_progress", f"Hand {state.deal.number} is still being played.",
+                           details={"deal": state.deal.number})
         dealer, warnings = self.choose_dealer(state, command, lot, force)
         number = state.deals_played + 1
         size = state.sizes[number - 1]
@@ -213,199 +228,199 @@ class OhHell(Game):
                  for seat, cards in event.get("hands", {}).items()}
         state.deals_played = number
         state.last_dealer = dealer
-        state.hand = Hand(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats, trump_card=trump,
-                          bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
-                          knowledge=Knowledge(hands=hands))
+        state.deal = OhHellDeal(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats,
+                                trump_card=trump, bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
+                                knowledge=Knowledge(hands=hands))
 
-    def current_hand(self, state: OhHellTable) -> Hand:
-        hand = state.hand
-        if hand is None or hand.over:
+    def current_deal(self, state: OhHellTable) -> OhHellDeal:
+        deal = state.deal
+        if deal is None or deal.over:
             raise Rejected("no_deal", "No hand is being played: log the deal first.", details={})
-        return hand
+        return deal
 
     # --- bids ----------------------------------------------------------------------------------
-    def forbidden_bid(self, state: OhHellTable, hand: Hand, seat: int) -> int | None:
+    def forbidden_bid(self, state: OhHellTable, deal: OhHellDeal, seat: int) -> int | None:
         """The bid the hook forbids `seat`, if `seat` bids last as the dealer and one is in range."""
         options = state.options
-        if not options["hook"] or options["simultaneous_bids"] or hand.waiting_bids() != [seat]:
+        if not options["hook"] or options["simultaneous_bids"] or deal.waiting_bids() != [seat]:
             return None
-        forbidden = hand.size - sum(bid for bid in hand.bids if bid is not None)
-        return forbidden if 0 <= forbidden <= hand.size else None
+        forbidden = deal.size - sum(bid for bid in deal.bids if bid is not None)
+        return forbidden if 0 <= forbidden <= deal.size else None
 
     def decide_bid(self, state: OhHellTable, command: dict, force: bool) -> Decision:
-        hand = self.current_hand(state)
+        deal = self.current_deal(state)
         seat = seat_of(state, command)
         name = state.names[seat]
         bid = command.get("bid")
         if isinstance(bid, bool) or not isinstance(bid, int):
             raise InvalidInput("bad_bid", "bid is a whole number of tricks.", {"bid": bid})
-        if hand.played:
-            raise Rejected("bidding_over", f"Play has begun in hand {hand.number}: no more bids.", seat=seat,
-                           details={"deal": hand.number})
-        if hand.bids[seat] is not None:
-            raise Rejected("already_bid", f"{name} already bid {hand.bids[seat]} in hand {hand.number}.", seat=seat,
-                           details={"bid": hand.bids[seat], "deal": hand.number})
-        waiting = hand.waiting_bids()
+        if deal.played:
+            raise Rejected("bidding_over", f"Play has begun in hand {deal.number}: no more bids.", seat=seat,
+                           details={"deal": deal.number})
+        if deal.bids[seat] is not None:
+            raise Rejected("already_bid", f"{name} already bid {deal.bids[seat]} in hand {deal.number}.", seat=seat,
+                           details={"bid": deal.bids[seat], "deal": deal.number})
+        waiting = deal.waiting_bids()
         if not state.options["simultaneous_bids"] and seat != waiting[0]:
             raise Rejected("not_your_turn", f"It is {state.names[waiting[0]]}'s turn to bid, not {name}'s.",
                            seat=seat, details={"turn": waiting[0], "case": "bid"})
-        if not 0 <= bid <= hand.size:
-            raise Rejected("bid_out_of_range", f"Hand {hand.number} has {hand.size} cards: bid 0 to {hand.size}, "
-                           f"not {bid}.", seat=seat, details={"bid": bid, "size": hand.size, "deal": hand.number})
+        if not 0 <= bid <= deal.size:
+            raise Rejected("bid_out_of_range", f"Hand {deal.number} has {deal.size} cards: bid 0 to {deal.size}, "
+                           f"not {bid}.", seat=seat, details={"bid": bid, "size": deal.size, "deal": deal.number})
         breaks = []
-        if bid == self.forbidden_bid(state, hand, seat):
+        if bid == self.forbidden_bid(state, deal, seat):
             breaks.append(("hook", f"{name} bids last as the dealer and may not bid {bid}: the bids would total "
-                                   f"{hand.size}, the hand size (hook).", {"bid": bid, "size": hand.size}))
+                                   f"{deal.size}, the hand size (hook).", {"bid": bid, "size": deal.size}))
         return judged({"type": "bid", "seat": seat, "bid": bid}, breaks, force, seat)
 
     def evolve_bid(self, state: OhHellTable, event: dict) -> None:
-        hand = state.hand
-        hand.bids[event["seat"]] = event["bid"]
-        state.findings.extend(let_stand(event, hand.number, None))
+        deal = state.deal
+        deal.bids[event["seat"]] = event["bid"]
+        state.findings.extend(let_stand(event, deal.number, None))
 
     # --- play ----------------------------------------------------------------------------------
     def decide_play(self, state: OhHellTable, command: dict, force: bool) -> Decision:
-        hand = self.current_hand(state)
+        deal = self.current_deal(state)
         seat = seat_of(state, command)
         card = self.read_card(command.get("card"))
         names = state.names
-        waiting = hand.waiting_bids()
+        waiting = deal.waiting_bids()
         if waiting:
             raise Rejected("bids_missing", f"Play begins when every bid is in; still to bid: "
                            f"{', '.join(names[s] for s in waiting)}.", seat=seat, details={"seats": waiting})
-        turn = hand.play_turn()
+        turn = deal.play_turn()
         if seat != turn:
             raise Rejected("not_your_turn", f"It is {names[turn]}'s turn, not {names[seat]}'s.", seat=seat,
                            details={"turn": turn})
-        if card == hand.trump_card:
+        if card == deal.trump_card:
             raise Rejected("trump_card_on_table", f"{card} is the turned-up trump card: it lies on the table, "
                            "in no one's hand.", seat=seat, details={"card": str(card)})
-        if card in hand.played:
-            raise Rejected("card_already_played", f"{card} was already played in trick {hand.played[card]} of "
-                           f"hand {hand.number}.", seat=seat,
-                           details={"card": str(card), "trick": hand.played[card], "deal": hand.number})
-        holder = next((other for other in hand.knowledge.hands
-                       if other != seat and hand.knowledge.hand(other)[card]), None)
+        if card in deal.played:
+            raise Rejected("card_already_played", f"{card} was already played in trick {deal.played[card]} of "
+                           f"hand {deal.number}.", seat=seat,
+                           details={"card": str(card), "trick": deal.played[card], "deal": deal.number})
+        holder = next((other for other in deal.knowledge.hands
+                       if other != seat and deal.knowledge.hand(other)[card]), None)
         if holder is not None:
             raise Rejected("card_in_other_hand", f"{card} was dealt to {names[holder]}, not {names[seat]}.",
                            seat=seat, details={"card": str(card), "holder": holder, "case": "entered"})
-        illegal = self.judge(state, hand, seat, card)
+        illegal = self.judge(state, deal, seat, card)
         return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
-    def judge(self, state: OhHellTable, hand: Hand, seat: int, card: Card) -> tuple[str, str] | None:
+    def judge(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card) -> tuple[str, str] | None:
         """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
-        if not hand.knowledge.knows_hand(seat):
+        if not deal.knowledge.knows_hand(seat):
             return None
-        return broken_rule(state.names[seat], hand.knowledge.hand(seat), card, hand.trick.led, hand.trump,
+        return broken_rule(state.names[seat], deal.knowledge.hand(seat), card, deal.trick.led, deal.trump,
                            state.options["must_trump"])
 
     def evolve_play(self, state: OhHellTable, event: dict) -> None:
-        hand = state.hand
+        deal = state.deal
         seat, seq = event["seat"], event["seq"]
         card = parse_card(event["card"], suited=True)
-        trick = hand.trick
-        findings = hand.knowledge.test(seat, [card], seq) + let_stand(event, hand.number, trick.number)
-        if "illegal" not in event and not hand.knowledge.knows_hand(seat):
-            claim = discard_claim(state.names[seat], seat, seq, card, trick, hand.trump,
-                                  state.options["must_trump"], hand.number, lambda: hand.trick.number)
+        trick = deal.trick
+        findings = deal.knowledge.test(seat, [card], seq) + let_stand(event, deal.number, trick.number)
+        if "illegal" not in event and not deal.knowledge.knows_hand(seat):
+            claim = discard_claim(state.names[seat], seat, seq, card, trick, deal.trump,
+                                  state.options["must_trump"], deal.number, lambda: deal.trick.number)
             if claim:
-                hand.knowledge.claim(claim)
-        hand.knowledge.remove(seat, card)
-        hand.played[card] = trick.number
+                deal.knowledge.claim(claim)
+        deal.knowledge.remove(seat, card)
+        deal.played[card] = trick.number
         trick.plays.append(Play(seat, card, seq))
         state.findings.extend(findings)
-        if len(trick.plays) < len(hand.seats):
+        if len(trick.plays) < len(deal.seats):
             return
-        trick.winner = trick_winner(trick, hand.trump)
-        hand.taken[trick.winner] += 1
-        if len(hand.tricks) < hand.size:
-            hand.tricks.append(Trick(trick.number + 1, trick.winner))
+        trick.winner = trick_winner(trick, deal.trump)
+        deal.taken[trick.winner] += 1
+        if len(deal.tricks) < deal.size:
+            deal.tricks.append(Trick(trick.number + 1, trick.winner))
         else:
-            self.score_hand(state, hand)
+            self.score_deal(state, deal)
 
-    def score_hand(self, state: OhHellTable, hand: Hand) -> None:
-        hand.over = True
-        hand.result = []
-        for seat in sorted(hand.seats):
-            bid, taken = hand.bids[seat], hand.taken[seat]
-            scored = points(bid, taken, hand.size, state.options)
+    def score_deal(self, state: OhHellTable, deal: OhHellDeal) -> None:
+        deal.over = True
+        deal.result = []
+        for seat in sorted(deal.seats):
+            bid, taken = deal.bids[seat], deal.taken[seat]
+            scored = points(bid, taken, deal.size, state.options)
             state.scores[seat] += scored
-            hand.result.append({"seat": seat, "bid": bid, "taken": taken, "points": scored})
-        state.record_history(hand.number, hand.dealer, bids=list(hand.bids), taken=list(hand.taken))
-        if hand.number == len(state.sizes):
+            deal.result.append({"seat": seat, "bid": bid, "taken": taken, "points": scored})
+        state.record_history(deal.number, deal.dealer, bids=list(deal.bids), taken=list(deal.taken))
+        if deal.number == len(state.sizes):
             self.finish(state)
 
     # --- views ---------------------------------------------------------------------------------
     def expected(self, state: OhHellTable) -> dict | None:
         if state.finished:
             return None
-        hand = state.hand
-        if hand is None or hand.over:
+        deal = state.deal
+        if deal is None or deal.over:
             number = state.deals_played + 1
             dealer = self.next_dealer(state)
             return {"type": "deal", "dealer": dealer, "deal": number, "cards": state.sizes[number - 1],
                     "turn_trump": trump_turned(state.options, state.sizes, number, len(state.names))}
-        waiting = hand.waiting_bids()
+        waiting = deal.waiting_bids()
         if waiting:
             simultaneous = state.options["simultaneous_bids"]
             seat = None if simultaneous else waiting[0]
-            forbidden = None if simultaneous else self.forbidden_bid(state, hand, waiting[0])
-            return {"type": "bid", "seat": seat, "seats": waiting, "deal": hand.number,
-                    "allowed": [bid for bid in range(hand.size + 1) if bid != forbidden], "forbidden": forbidden}
-        seat = hand.play_turn()
-        out = {"type": "play", "seat": seat, "deal": hand.number, "trick": hand.trick.number,
-               "led": hand.trick.led, "trump": hand.trump}
-        if hand.knowledge.knows_hand(seat):
-            held = hand.knowledge.hand(seat)
-            out["legal"] = [str(card) for card in legal_cards(held, hand.trick.led, hand.trump,
+            forbidden = None if simultaneous else self.forbidden_bid(state, deal, waiting[0])
+            return {"type": "bid", "seat": seat, "seats": waiting, "deal": deal.number,
+                    "allowed": [bid for bid in range(deal.size + 1) if bid != forbidden], "forbidden": forbidden}
+        seat = deal.play_turn()
+        out = {"type": "play", "seat": seat, "deal": deal.number, "trick": deal.trick.number,
+               "led": deal.trick.led, "trump": deal.trump}
+        if deal.knowledge.knows_hand(seat):
+            held = deal.knowledge.hand(seat)
+            out["legal"] = [str(card) for card in legal_cards(held, deal.trick.led, deal.trump,
                                                                state.options["must_trump"])]
         return out
 
-    def turn(self, state: OhHellTable, hand: Hand) -> int | None:
-        if hand.over:
+    def turn(self, state: OhHellTable, deal: OhHellDeal) -> int | None:
+        if deal.over:
             return None
-        waiting = hand.waiting_bids()
+        waiting = deal.waiting_bids()
         if waiting:
             return None if state.options["simultaneous_bids"] else waiting[0]
-        return hand.play_turn()
+        return deal.play_turn()
 
     def hands_secret(self, state: OhHellTable) -> bool:
-        return state.hand is not None and not state.hand.over
+        return state.deal is not None and not state.deal.over
 
     def deal_view(self, state: OhHellTable) -> dict | None:
-        hand = state.hand
-        if hand is None:
+        deal = state.deal
+        if deal is None:
             return None
         tricks = [{"number": trick.number, "lead": trick.lead, "winner": trick.winner,
                    "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in trick.plays]}
-                  for trick in hand.tricks]
-        phase = "over" if hand.over else "bidding" if hand.waiting_bids() else "playing"
+                  for trick in deal.tricks]
+        phase = "over" if deal.over else "bidding" if deal.waiting_bids() else "playing"
         return {
-            "number": hand.number,
+            "number": deal.number,
             "hands": len(state.sizes),
-            "cards": hand.size,
-            "dealer": hand.dealer,
-            "seats": list(hand.seats),
-            "trump_card": str(hand.trump_card) if hand.trump_card else None,
-            "trump": hand.trump,
+            "cards": deal.size,
+            "dealer": deal.dealer,
+            "seats": list(deal.seats),
+            "trump_card": str(deal.trump_card) if deal.trump_card else None,
+            "trump": deal.trump,
             "phase": phase,
-            "bids": list(hand.bids),
-            "taken": list(hand.taken),
-            "trick": hand.trick.number,
-            "led": hand.trick.led,
+            "bids": list(deal.bids),
+            "taken": list(deal.taken),
+            "trick": deal.trick.number,
+            "led": deal.trick.led,
             "table": tricks[-1]["plays"],
             "tricks": tricks,
-            "turn": self.turn(state, hand),
-            "over": hand.over,
-            "known_hands": sorted(hand.knowledge.hands),
-            "result": hand.result,
+            "turn": self.turn(state, deal),
+            "over": deal.over,
+            "known_hands": sorted(deal.knowledge.hands),
+            "result": deal.result,
         }
 
     def player_view(self, state: OhHellTable, seat: int) -> dict:
-        hand = state.hand
-        if hand is None:
+        deal = state.deal
+        if deal is None:
             return {"bid": None, "tricks": None}
-        return {"bid": hand.bids[seat], "tricks": hand.taken[seat]}
+        return {"bid": deal.bids[seat], "tricks": deal.taken[seat]}
 
 
 GAME = OhHell()

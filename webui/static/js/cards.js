@@ -1,18 +1,10 @@
-// The cards each game's keypad offers, in the order the table ranks them.
+// The cards each game's keypad offers, in the order the table ranks them: the catalogue's `rules` of the match.
 
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 export const SUITS = ["S", "H", "D", "C"];
 
-/** The ranks of the keypad for a game where suits do not matter. */
-export function rankKeys(game, options) {
-  if (game === "ogurets") return ["A", ...RANKS.slice(0, -1), ...(options.jokers ? ["X"] : [])];
-  return RANKS;
-}
-
-/** The ranks of a suited game's deck, lowest first. */
-export function suitedRanks(game, options) {
-  if (game === "duren") return RANKS.slice(RANKS.indexOf(options.deck === 36 ? "6" : "9"));
-  return RANKS;
+/** The ranks of the match's deck, lowest first in play (the keypad's keys). */
+export function rankKeys(state) {
+  return state.rules.ranks;
 }
 
 export function isRed(suit) {
@@ -25,21 +17,21 @@ function suitOf(card) {
 }
 
 /**
- * Who takes (or, in Ogórek, leads after) a complete trick of `plays` ({seat, card} in the order played), for a
- * page that has not heard from the server yet: the highest card, the latest of equal ones (Ogórek, Ogurets);
- * the highest trump, else the highest card of the suit led (Oh Hell). Null for a game the page cannot tell.
+ * Who takes (or leads after) a complete trick of `plays` ({seat, card} in the order played), for a page that
+ * has not heard from the server yet, by the game's `rules.trick`: "climb", the highest card, the latest of equal
+ * ones; "follow", the highest trump, else the highest card of the suit led. Null for a game the page cannot tell.
  */
-export function trickTaker(game, options, plays, trump) {
+export function trickTaker(rules, plays, trump) {
   if (!plays.length) return null;
-  if (game === "ogorek" || game === "ogurets") {
-    const order = rankKeys(game, options);
+  const order = rules.ranks;
+  if (rules.trick === "climb") {
     return plays.reduce((best, p) => (order.indexOf(p.card) >= order.indexOf(best.card) ? p : best)).seat;
   }
-  if (game === "oh_hell") {
+  if (rules.trick === "follow") {
     const led = suitOf(plays[0].card);
     const strength = (card) => {
       const suit = suitOf(card);
-      const rank = RANKS.indexOf(card.slice(0, -1));
+      const rank = order.indexOf(card.slice(0, -1));
       return suit === trump ? 200 + rank : suit === led ? 100 + rank : rank - 100;
     };
     return plays.reduce((best, p) => (strength(p.card) > strength(best.card) ? p : best)).seat;

@@ -4,20 +4,21 @@
 import { h } from "./dom.js";
 import { describeEvent, renderLog } from "./log.js";
 import { ordinal, t, tn } from "./i18n.js";
-import { climbing } from "./games/climbing.js";
-import { duren } from "./games/duren.js";
-import { ohHell } from "./games/ohhell.js";
+import { attackBeat } from "./games/attack_beat.js";
+import { ranks } from "./games/ranks.js";
+import { suitRank } from "./games/suit_rank.js";
 import { renderMoney } from "./money.js";
 import { renderScores } from "./scores.js";
 import { renderShare } from "./share.js";
 import { seatList } from "./table.js";
 import { handsControl, shownHands } from "./hands.js";
 
-const RULES = { ogorek: climbing, ogurets: climbing, oh_hell: ohHell, duren };
+const KEYPADS = { ranks, suit_rank: suitRank, attack_beat: attackBeat };
 const TABS = ["table", "scores", "money", "share", "log"];
 
-export function rulesOf(game) {
-  return RULES[game] || climbing;
+/** How the page draws a match's table and keypad: by the keypad the catalogue names for its game. */
+export function rulesOf(state) {
+  return KEYPADS[state.rules.keypad];
 }
 
 /** Whether the table may go on entering while entries wait to be sent: only plays, during play. */
@@ -25,7 +26,7 @@ function mayEnterMore(ctx) {
   const waiting = ctx.pending();
   if (!waiting.length) return true;
   const expected = ctx.state.expected;
-  return expected && expected.type === "play" && ctx.state.game !== "duren" && waiting.every((e) => e.body.type === "play");
+  return expected && expected.type === "play" && ctx.state.rules.keypad !== "attack_beat" && waiting.every((e) => e.body.type === "play");
 }
 
 function statusLine(ctx) {
@@ -92,7 +93,7 @@ function finishedPanel(ctx) {
 }
 
 function renderTable(root, ctx) {
-  const rules = rulesOf(ctx.state.game);
+  const rules = rulesOf(ctx.state);
   const { state } = ctx;
   let action;
   if (state.status === "finished") action = finishedPanel(ctx);

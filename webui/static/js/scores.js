@@ -8,13 +8,22 @@ import { verdictText } from "./words.js";
 
 export const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#6a3d9a", "#8c6d00", "#56b4e9", "#000000"];
 
-/** What the chart and the scoresheet count per game: minus points, lives left, or points. */
+const LABELS = { minus_points: "score.minus", points: "score.points", lives: "score.lives" };
+
+/** What the chart counts, as the game's `rules.figures.chart` says: minus points, lives left, or points. */
 export function tally(state) {
-  if (state.game === "ogurets") {
-    return { label: t("score.lives"), values: (row) => row.lives, start: state.options.lives };
-  }
-  return { label: state.game === "ogorek" ? t("score.minus") : t("score.points"), values: (row) => row.scores, start: 0 };
+  const chart = state.rules.figures.chart;
+  return { label: t(LABELS[chart.label]), values: (row) => row[chart.figure], start: chart.start, limit: chart.limit };
 }
+
+/** The scoreboard's columns for each figure a game keeps per player: its label and its value. */
+const COLUMNS = {
+  minus_points: () => [t("score.minus"), (p) => p.score],
+  points: () => [t("score.points"), (p) => p.score],
+  lives: () => [t("score.lives"), (p) => p.lives],
+  deal_points: () => [t("score.points_deal"), (p) => p.points],
+  bid_tricks: () => [t("score.bid_took"), (p) => (p.bid === null || p.bid === undefined ? "–" : `${p.bid} · ${p.tricks}`)],
+};
 
 function standingText(player, state) {
   if (state.status === "finished") return t("score.place", { place: ordinal(player.place) });
@@ -24,13 +33,7 @@ function standingText(player, state) {
 
 function scoreTable(ctx) {
   const { state } = ctx;
-  const game = state.game;
-  const columns = {
-    ogorek: [[t("score.minus"), (p) => p.score]],
-    ogurets: [[t("score.lives"), (p) => p.lives], [t("score.points_deal"), (p) => p.points]],
-    oh_hell: [[t("score.points"), (p) => p.score], [t("score.bid_took"), (p) => (p.bid === null || p.bid === undefined ? "–" : `${p.bid} · ${p.tricks}`)]],
-    duren: [[t("score.points"), (p) => p.score]],
-  }[game] || [[t("score.points"), (p) => p.score]];
+  const columns = state.rules.figures.player.map((figure) => COLUMNS[figure]());
   const dealer = state.dealer;
   return h("div", { class: "table-scroll" }, h("table", { class: "scoreboard" },
     h("caption", { class: "visually-hidden", text: t("score.title") }),
@@ -45,12 +48,11 @@ function scoreTable(ctx) {
       columns.map(([, value]) => h("td", { class: "num", text: String(value(player)) })))))));
 }
 
-/** Each player's total after every deal, as lines; the limit of Ogórek dashed. */
+/** Each player's total after every deal, as lines; the game's limit, if it has one, dashed. */
 export function chart(state, names) {
-  const { values, start, label } = tally(state);
+  const { values, start, label, limit } = tally(state);
   const rows = state.history;
   const series = names.map((_, seat) => [start, ...rows.map((row) => values(row)[seat] ?? 0)]);
-  const limit = state.game === "ogorek" ? state.options.limit : null;
   const all = series.flat().concat(limit === null ? [] : [limit]);
   const top = Math.max(1, ...all);
   const bottom = Math.min(0, ...all);

@@ -1,25 +1,26 @@
 // The scoresheet, as on paper: one row per deal, one column per player, with that deal's figure and the
-// running total (Ogórek: minus points; Ogurets: points taken and lives left; Oh Hell: bid, tricks, score;
-// Dureń: who won), the dealer marked. The Scores tab draws it; the CSV download has the same rows.
+// running total, as the game's `rules.figures.deal` says (gained: points gained and the total; deal_points_lives:
+// points taken and lives left; bid_tricks: bid, tricks, score; won: who won), the dealer marked. The Scores tab
+// draws it; the CSV download has the same rows.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** What one player did in one deal: `figure` of the deal, `total` after it, and the fields of the CSV. */
-function cell(game, row, before, seat) {
+function cell(kind, row, before, seat) {
   const total = row.scores[seat];
-  if (game === "ogurets") {
+  if (kind === "deal_points_lives") {
     return { figure: String(row.scores[seat]), total: row.lives[seat] === null ? "–" : t("sheet.lives", { n: row.lives[seat] }),
              fields: [row.scores[seat], row.lives[seat]] };
   }
   const gained = total - (before ? before.scores[seat] : 0);
-  if (game === "oh_hell") {
+  if (kind === "bid_tricks") {
     const bid = row.bids ? row.bids[seat] : null;
     const took = row.taken ? row.taken[seat] : null;
     return { figure: t("sheet.bid_took", { bid: bid ?? "–", took: took ?? "–", points: gained }), total: String(total),
              fields: [bid, took, gained, total] };
   }
-  if (game === "duren") {
+  if (kind === "won") {
     const won = row.winner === seat;
     const figure = row.winner === null || row.winner === undefined ? t("sheet.draw") : won ? t("sheet.won") : "";
     return { figure, total: String(total), fields: [won ? 1 : 0, total] };
@@ -32,15 +33,20 @@ export function sheetRows(state) {
   return state.history.map((row, index) => ({
     deal: row.deal,
     dealer: row.dealer,
-    cells: state.players.map((p) => cell(state.game, row, index ? state.history[index - 1] : null, p.seat)),
+    cells: state.players.map((p) => cell(state.rules.figures.deal, row, index ? state.history[index - 1] : null, p.seat)),
   }));
 }
 
+const CSV_FIELDS = {
+  gained: ["sheet.csv_minus", "sheet.csv_total"],
+  deal_points_lives: ["sheet.csv_points", "sheet.csv_lives"],
+  bid_tricks: ["sheet.csv_bid", "sheet.csv_took", "sheet.csv_score", "sheet.csv_total"],
+  won: ["sheet.csv_won", "sheet.csv_total"],
+};
+
 /** The CSV's header: deal, dealer, then each player's fields. */
 export function sheetHeader(state) {
-  const fields = { ogorek: ["sheet.csv_minus", "sheet.csv_total"], ogurets: ["sheet.csv_points", "sheet.csv_lives"],
-                   oh_hell: ["sheet.csv_bid", "sheet.csv_took", "sheet.csv_score", "sheet.csv_total"],
-                   duren: ["sheet.csv_won", "sheet.csv_total"] }[state.game];
+  const fields = CSV_FIELDS[state.rules.figures.deal];
   return [t("csv.deal"), t("sheet.csv_dealer"),
     ...state.players.flatMap((p) => fields.map((key) => `${p.name}: ${t(key)}`))];
 }

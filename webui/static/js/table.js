@@ -35,7 +35,7 @@ export function provisionalTrick(ctx) {
   for (const play of plays) {
     trick.push({ ...play, pending: true });
     if (trick.length >= deal.seats.length) {
-      next = trickTaker(ctx.state.game, ctx.state.options, trick, deal.trump);
+      next = trickTaker(ctx.state.rules, trick, deal.trump);
       trick = [];
     } else {
       next = deal.seats[(deal.seats.indexOf(play.seat) + 1) % deal.seats.length];

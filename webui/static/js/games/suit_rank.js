@@ -1,6 +1,6 @@
-// Oh Hell: a trump card at each deal, bids, follow suit.
+// Suit and rank (the catalogue's keypad "suit_rank"): a trump card at each deal, bids, follow suit.
 
-import { suitedRanks } from "../cards.js";
+import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, t, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
@@ -12,14 +12,9 @@ function figures(ctx, player) {
   return parts.join(" · ");
 }
 
-const MOST_CARDS = { 3: 15, 4: 13, 5: 10, 6: 8, 7: 7 };
-
-/** How many hands the match has (RULES.md §4): by the sequence and the number of players. */
+/** How many hands the match has: the catalogue's hand sizes for the match's players and options. */
 function handsInMatch(state) {
-  const sequence = state.options.sequence;
-  if (Array.isArray(sequence)) return sequence.length;
-  const most = MOST_CARDS[state.players.length];
-  return sequence === "up_down" || sequence === "down_up" ? 2 * most - 1 : most;
+  return state.rules.hand_sizes.length;
 }
 
 function dealInfo(ctx) {
@@ -45,7 +40,7 @@ function result(ctx) {
   const deal = ctx.state.deal;
   if (!deal || !deal.over || !deal.result) return null;
   return h("div", { class: "result", role: "status", "aria-label": t("result.hand", { n: deal.number }) }, h("ul", {},
-    deal.result.map((r) => h("li", { text: t("result.oh_hell", { name: ctx.names[r.seat], bid: r.bid, took: r.taken, points: r.points }) }))));
+    deal.result.map((r) => h("li", { text: t(`result.${ctx.state.game}`, { name: ctx.names[r.seat], bid: r.bid, took: r.taken, points: r.points }) }))));
 }
 
 function played(deal) {
@@ -87,7 +82,7 @@ function playPanel(ctx) {
     h("h2", { text: who }),
     h("p", { class: "hint", text: ctx.pending().length ? t("play.queued") : led }),
     suitedPad({
-      ranks: suitedRanks(state.game, state.options), ui,
+      ranks: rankKeys(state), ui,
       gone: (card) => gone.has(card),
       dim: (card) => Boolean(legal) && !legal.has(card),
       label: t("keypad.label"),
@@ -105,25 +100,25 @@ function actionPanel(ctx) {
   if (expected.type === "deal") {
     const trumpPad = expected.turn_trump ? h("div", { class: "trump-pick" },
       h("p", { class: "label", text: ui.trump ? t("deal.trump_is", { card: cardText(ui.trump) }) : t("deal.pick_trump") }),
-      suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_trump"),
+      suitedPad({ ranks: rankKeys(state), ui, label: t("deal.pick_trump"),
                   chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } })) : null;
     const cards = expected.cards;
     const handUi = ui.handUi || (ui.handUi = {});
-    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui: handUi, label: t("hands.keypad"),
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: rankKeys(state), ui: handUi, label: t("hands.keypad"),
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
     return dealPanel(ctx, {
       title: t("deal.title_hand", { n: expected.deal, of: handsInMatch(state) }),
       lotOnServer: false,
       trumpPad,
       handPad,
-      instructions: (name) => (expected.turn_trump ? tn("deal.oh_hell", cards, { name }) : tn("deal.oh_hell_no_trump", cards, { name })),
+      instructions: (name) => (expected.turn_trump ? tn(`deal.${ctx.state.game}`, cards, { name }) : tn(`deal.${ctx.state.game}_no_trump`, cards, { name })),
     });
   }
   if (expected.type === "bid") return bidPanel(ctx);
   return playPanel(ctx);
 }
 
-export const ohHell = {
+export const suitRank = {
   figures,
   inFront: trickInFront,
   dealInfo,

@@ -1,4 +1,5 @@
-// Ogórek and Ogurets: ranks only; climb to the highest card of the trick, or play your lowest.
+// Ranks only (the catalogue's keypad "ranks"): climb to the highest card of the trick, or play your lowest.
+// What a seat shows, the result of a deal and the extra controls follow the game's `rules` in the state.
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
@@ -6,18 +7,22 @@ import { rankLetter, t, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
 import { actingSeat, dealPanel, lastTrick, seatButtons, trickInFront } from "../table.js";
 
+const SEAT_FIGURES = {
+  minus_points: (p) => tn("seat.minus", p.score),
+  points: (p) => tn("seat.points", p.score),
+  lives: (p) => t("seat.lives", { n: p.lives }),
+  deal_points: (p) => tn("seat.points", p.points),
+};
+
 function figures(ctx, player) {
-  if (ctx.state.game === "ogurets") {
-    return `${t("seat.lives", { n: player.lives })} · ${tn("seat.points", player.points)}`;
-  }
-  return tn("seat.minus", player.score);
+  return ctx.state.rules.figures.player.map((figure) => SEAT_FIGURES[figure](player)).join(" · ");
 }
 
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
   if (!deal) return "";
   const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
-  if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.game === "ogurets" ? 7 : 6 }));
+  if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.rules.hand_sizes[0] }));
   return parts.join(" · ");
 }
 
@@ -25,22 +30,19 @@ function result(ctx) {
   const deal = ctx.state.deal;
   if (!deal || !deal.over || !deal.result) return null;
   const r = deal.result;
-  if (ctx.state.game === "ogorek") {
-    const losers = r.losers.map((seat) => ctx.names[seat]).join(", ");
-    return h("p", { class: "result", role: "status" }, t("result.ogorek", { names: losers, card: rankLetter(r.card), points: r.points }));
-  }
-  const points = Object.entries(r.points).map(([seat, n]) => `${ctx.names[seat]} ${n}`).join(" · ");
-  const lost = r.lost_life.map((seat) => ctx.names[seat]).join(", ");
-  return h("div", { class: "result", role: "status" },
-    h("p", { text: t("result.ogurets_points", { points }) }),
-    h("p", { text: lost ? t("result.ogurets_lost", { names: lost }) : t("result.ogurets_nobody") }));
+  const game = ctx.state.game;
+  const names = (seats) => seats.map((seat) => ctx.names[seat]).join(", ");
+  const lines = [];
+  if (r.losers) lines.push(t(`result.${game}`, { names: names(r.losers), card: rankLetter(r.card), points: r.points }));
+  else lines.push(t(`result.${game}_points`, { points: Object.entries(r.points).map(([seat, n]) => `${ctx.names[seat]} ${n}`).join(" · ") }));
+  if (r.lost_life) lines.push(r.lost_life.length ? t(`result.${game}_lost`, { names: names(r.lost_life) }) : t(`result.${game}_nobody`));
+  if (lines.length === 1) return h("p", { class: "result", role: "status" }, lines[0]);
+  return h("div", { class: "result", role: "status" }, lines.map((text) => h("p", { text })));
 }
 
 function instructions(ctx) {
   const options = ctx.state.options;
-  return (name) => (ctx.state.game === "ogorek"
-    ? t("deal.ogorek", { name, packets: options.packets })
-    : t("deal.ogurets", { name }));
+  return (name) => t(`deal.${ctx.state.game}`, { ...options, name });
 }
 
 function ruleHint(ctx, expected) {
@@ -62,7 +64,7 @@ function playPanel(ctx) {
     h("h2", { text: who }),
     h("p", { class: "hint", text: ruleHint(ctx, expected) }),
     rankPad({
-      ranks: rankKeys(state.game, state.options),
+      ranks: rankKeys(state),
       gone: (rank) => exhausted.has(rank),
       dim: (rank) => Boolean(legal) && !legal.has(rank),
       label: t("keypad.label"),
@@ -107,7 +109,7 @@ function actionPanel(ctx) {
   const expected = ctx.state.expected;
   if (ctx.ui.penalty) return penaltyPanel(ctx);
   if (expected.type === "deal") {
-    const ranks = rankKeys(ctx.state.game, ctx.state.options);
+    const ranks = rankKeys(ctx.state);
     const handPad = ({ gone, onPick }) => rankPad({ ranks, gone, onPick, label: t("hands.keypad") });
     return dealPanel(ctx, { instructions: instructions(ctx), lotOnServer: true, handPad });
   }
@@ -115,17 +117,17 @@ function actionPanel(ctx) {
 }
 
 function extraControls(ctx) {
-  if (ctx.state.game !== "ogorek" || ctx.ui.penalty) return [];
+  if (!ctx.state.rules.events.includes("penalty") || ctx.ui.penalty) return [];
   return [h("button", { type: "button", class: "secondary", id: "penalty", on: { click: () => { ctx.ui.penalty = true; ctx.redraw(); } } },
     t("penalty.open"))];
 }
 
-export const climbing = {
+export const ranks = {
   figures,
   inFront: trickInFront,
   dealInfo,
-  // In Ogórek nobody takes a trick: its highest card leads the next one, and the last cards are shown.
-  lastTrick: (ctx) => (ctx.state.game !== "ogorek" ? lastTrick(ctx)
+  // Where the cards of a trick count for nobody, its highest card only leads the next one, and the last cards are shown.
+  lastTrick: (ctx) => (ctx.state.rules.tricks_count ? lastTrick(ctx)
     : lastTrick(ctx, ctx.state.deal && ctx.state.deal.over ? "table.last_trick_shown" : "table.last_trick_leads")),
   result,
   actionPanel,

@@ -1,6 +1,6 @@
-// Dureń: two players, a trump card under the stock, attacks of 1, 3 or 5 cards, beat or take.
+// Attack and beat (the catalogue's keypad "attack_beat"): two players, a trump card under the stock, attacks of 1, 3 or 5 cards, beat or take.
 
-import { suitedRanks } from "../cards.js";
+import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
@@ -56,7 +56,7 @@ function result(ctx) {
   if (!deal || !deal.over || !deal.result) return null;
   const r = deal.result;
   return h("p", { class: "result", role: "status" },
-    r.draw ? t("result.duren_draw") : t("result.duren", { winner: ctx.names[r.winner], loser: ctx.names[r.loser] }));
+    r.draw ? t(`result.${ctx.state.game}_draw`) : t(`result.${ctx.state.game}`, { winner: ctx.names[r.winner], loser: ctx.names[r.loser] }));
 }
 
 /** Cards the seat cannot hold: discarded, on the table, under the stock, or known to be in the other hand. */
@@ -66,12 +66,10 @@ function gone(deal, seat) {
   return cards;
 }
 
-const ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-
-function beats(card, other, trump) {
+function beats(card, other, trump, order) {
   const a = splitCard(card);
   const b = splitCard(other);
-  if (a.suit === b.suit) return ORDER.indexOf(b.rank) > ORDER.indexOf(a.rank);
+  if (a.suit === b.suit) return order.indexOf(b.rank) > order.indexOf(a.rank);
   return b.suit === trump;
 }
 
@@ -88,7 +86,7 @@ function attackPanel(ctx) {
     h("p", { class: "hint", text: t("attack.sizes", { sizes: expected.sizes.join(", ") }) }),
     h("p", { class: "chosen-cards", "aria-live": "polite" }, chosen.length ? chosen.map((card) => cardChip(card)) : t("attack.none")),
     suitedPad({
-      ranks: suitedRanks(state.game, state.options), ui, label: t("keypad.label"),
+      ranks: rankKeys(state), ui, label: t("keypad.label"),
       gone: (card) => out.has(card) && !chosen.includes(card),
       chosen: (card) => chosen.includes(card),
       onPick: (card) => {
@@ -129,9 +127,9 @@ function defendPanel(ctx) {
     h("p", { class: "hint", text: t("defend.hint", { card: cardText(ui.active), suit: SUIT_SYMBOLS[trump] }) }),
     h("ul", { class: "beats" }, rows),
     suitedPad({
-      ranks: suitedRanks(state.game, state.options), ui, label: t("defend.pad", { card: cardText(ui.active) }),
+      ranks: rankKeys(state), ui, label: t("defend.pad", { card: cardText(ui.active) }),
       gone: (card) => out.has(card) || attack.includes(card) || (used.has(card) && assigned[ui.active] !== card),
-      dim: (card) => !beats(ui.active, card, trump),
+      dim: (card) => !beats(ui.active, card, trump, state.rules.ranks),
       chosen: (card) => assigned[ui.active] === card,
       onPick: (card) => {
         assigned[ui.active] = card;
@@ -150,18 +148,18 @@ function actionPanel(ctx) {
   if (expected.type === "deal") {
     const trumpPad = h("div", { class: "trump-pick" },
       h("p", { class: "label", text: ui.trump ? t("deal.face_up_is", { card: cardText(ui.trump) }) : t("deal.pick_face_up") }),
-      suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("deal.pick_face_up"),
+      suitedPad({ ranks: rankKeys(state), ui, label: t("deal.pick_face_up"),
                   chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } }));
-    const handPad = ({ gone, onPick }) => suitedPad({ ranks: suitedRanks(state.game, state.options), ui, label: t("hands.keypad"),
+    const handPad = ({ gone, onPick }) => suitedPad({ ranks: rankKeys(state), ui, label: t("hands.keypad"),
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
-    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t("deal.duren", { name }) });
+    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t(`deal.${ctx.state.game}`, { name }) });
   }
   if (ctx.pending().length) return h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
   if (expected.type === "defend") return defendPanel(ctx);
   return attackPanel(ctx);
 }
 
-export const duren = {
+export const attackBeat = {
   figures,
   inFront,
   dealInfo,

@@ -1,0 +1,99 @@
+"""Agurk, the Danish cucumber (RULES.md §5): seven cards, climb or play your lowest, the last trick's highest card
+scores, over 21 costs a life and you come back with the highest total of the others.
+
+Suits do not matter and the ace ranks highest. Each player must play a card equal to or higher than the highest
+card so far in the trick, or their lowest; an ace led makes every other player play their lowest card
+(`ace_led_lowest`). The latest of equal highest cards takes the trick and leads the next. After seven tricks the
+player of the highest card of the last trick scores its value (2-10, J 11, Q 12, K 13, A 14; equal highest
+cards all score). A total over the `limit` costs a life: with one left the player comes back at once with the
+highest total among the players who did not lose one in that deal (0 if none); with none left the player is
+out. The last one in wins; with a stake, Ogórek's elimination pool pays.
+"""
+
+from __future__ import annotations
+
+from ..cards import RANKS, Card
+from .base import Option, eliminate
+from .climbing import ClimbDeal, ClimbingGame, ClimbTable, Requirement
+
+CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14}
+MAX_LIMIT = 1000
+MAX_LIVES = 10
+
+
+def card_points(card: Card) -> int:
+    """What the highest card of the last trick scores: 2-10 face value, J 11, Q 12, K 13, A 14."""
+    return CARD_POINTS.get(card.rank) or int(card.rank)
+
+
+class Agurk(ClimbingGame):
+    name = "agurk"
+    title = "Agurk"
+    description = ("Seven cards each, the ace highest; play equal or higher than the highest card so far, or your "
+                   "lowest; an ace led makes everyone play their lowest. The highest card of the last trick scores "
+                   "its value; over the limit you lose a life and come back with the highest total of the others.")
+    min_players = 2
+    max_players = 7
+    hand_size = 7
+    rank_order = RANKS
+    tricks_count = False
+    player_figures = ("lives", "minus_points")
+    example = {
+        "summary": "Agurk: W led an ace, so N and E must play their lowest card",
+        "match": {"players": ["S", "W", "N", "E"], "stake": "1", "currency": "DKK"},
+        "events": [{"type": "deal", "dealer": 0}, {"type": "play", "seat": 1, "card": "A"},
+                   {"type": "play", "seat": 2, "card": "3"}],
+    }
+    options = (
+        Option("ace_led_lowest", "boolean", True, "An ace led makes every other player in that trick play their "
+               "lowest card, even holding an ace."),
+        Option("limit", "integer", 21, "A total over this costs a life (the limit itself is still safe).",
+               minimum=1, maximum=MAX_LIMIT),
+        Option("lives", "integer", 2, "Lives each player starts with: with 2, the first cucumber is survived.",
+               minimum=1, maximum=MAX_LIVES),
+    )
+
+    def chart(self, options: dict) -> dict:
+        return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}
+
+    # --- what Agurk says -----------------------------------------------------------------------
+    def requirement(self, state: ClimbTable, deal: ClimbDeal) -> Requirement:
+        plays = deal.trick.plays
+        if plays and plays[0].card.rank == "A" and state.options["ace_led_lowest"]:
+            return Requirement("lowest", plays[0].card, "ace_led")
+        return super().requirement(state, deal)
+
+    def new_state(self, names: list[str], options: dict) -> ClimbTable:
+        state = super().new_state(names, options)
+        state.lives = [options["lives"]] * len(names)
+        return state
+
+    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
+        last = deal.trick.plays
+        top = max(self.strength(play.card) for play in last)
+        losers = [play for play in last if self.strength(play.card) == top]
+        points = card_points(losers[0].card)
+        for play in losers:
+            state.scores[play.seat] += points
+        limit = state.options["limit"]
+        losing = sorted(seat for seat in deal.seats if state.scores[seat] > limit)
+        for seat in losing:
+            state.lives[seat] -= 1
+        out = [seat for seat in losing if state.lives[seat] <= 0]
+        safe = [state.scores[seat] for seat in deal.seats if seat not in losing]
+        comeback = max(safe, default=0)
+        back = [seat for seat in losing if seat not in out]
+        for seat in back:
+            state.scores[seat] = comeback
+        deal.result = {
+            "losers": sorted(play.seat for play in losers),
+            "card": str(losers[0].card),
+            "points": points,
+            "lost_life": losing,
+            "comeback": {str(seat): comeback for seat in back},
+            "out": out,
+        }
+        eliminate(state, out)  # everyone still in out at once: they share the places left
+
+
+GAME = Agurk()
