@@ -25,8 +25,7 @@ LAYERS = [  # (layer, a piece of the file path), the first that matches names th
 
 
 def layer(path: str, function: str = "") -> str:
-    if function.startswith(("Connection.", "Cursor.", "Patient.")):  # the sqlite3 module's methods (in C), and
-        # api.store's connection around them, whose own time is the time of the C calls it makes
+    if function.startswith(("Connection.", "Cursor.")):  # the sqlite3 module's own methods, in C
         return LAYERS[0][0]
     return next((name for name, piece in LAYERS if piece in path), "other (Python, the test client)")
 
