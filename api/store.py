@@ -8,15 +8,9 @@ on it, and the second one learns that the log moved on. Each write is one transa
 That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
 inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
 lock while the referee decides (the unique index on a creation's Idempotency-Key does the same for
-matches). Each write transaction is a single INSERT: it takes the write lock at its first statement, as
-`BEGIN IMMEDIATE` would (migrations, which read then write, use `BEGIN IMMEDIATE`).
-
-Waiting for the lock is done in Python, not in SQLite: a server process is one gevent loop, and SQLite's
-own busy handler sleeps inside C, which would stop every request and stream of the process while one
-write waits for another process's lock. So SQLite's busy timeout is 0 (`Patient` connections): a busy
-statement fails at once, is rolled back, and is tried again after a sleep that lets the process's other
-greenlets run (`time.sleep`, which gevent makes cooperative), up to `BUSY_TIMEOUT_MS`; past that it
-answers 503 storage_busy as before.
+matches). Each write transaction is a single INSERT: it takes the write lock at its first statement and
+waits up to the busy timeout for it, as `BEGIN IMMEDIATE` would (migrations, which read then write,
+use `BEGIN IMMEDIATE`).
 
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
@@ -53,8 +47,7 @@ from .errors import MatchNotFound, storage_unavailable
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 10_000  # how long a statement waits for another writer's lock before 503 storage_busy
-BUSY_WAITS = (0.0005, 0.001, 0.002, 0.003, 0.005)  # seconds between two tries, then the last one again
+BUSY_TIMEOUT_MS = 10_000
 NOT_MIGRATED = "kibic.store_not_migrated"
 SERVER_SECRET = "kibic.server_secret"
 CONNECTIONS = "kibic.connections"
@@ -102,69 +95,15 @@ def create_the_server_secret(db: Database) -> None:
 
 # --- connections ---------------------------------------------------------------------------------
 
-def is_busy(exc: BaseException) -> bool:
-    """Whether `exc` is SQLite's "another connection holds the lock" (SQLITE_BUSY or SQLITE_LOCKED)."""
-    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
-    return isinstance(exc, sqlite3.OperationalError) and code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-
-
-def waits() -> Iterator[float]:
-    """The sleeps between two tries of a busy statement, until BUSY_TIMEOUT_MS is spent (then it ends)."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    tries = 0
-    while (left := deadline - time.monotonic()) > 0:
-        yield min(left, BUSY_WAITS[min(tries, len(BUSY_WAITS) - 1)])
-        tries += 1
-
-
-class Patient(sqlite3.Connection):
-    """A connection whose statements outside a transaction wait for a busy database cooperatively: tried
-    again after a sleep that lets the other greenlets of the process run (see the module's docstring).
-
-    A statement inside a transaction is not tried again here: the transaction is rolled back by its block
-    and tried again whole (`write`).
-    """
-
-    def execute(self, sql, parameters=(), /):
-        if self.in_transaction:
-            return super().execute(sql, parameters)
-        for wait in waits():
-            try:
-                return super().execute(sql, parameters)
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc):
-                    raise
-                if self.in_transaction:  # Python's sqlite3 began one for a write: nothing of it was done
-                    self.rollback()
-            time.sleep(wait)
-        return super().execute(sql, parameters)  # the last try: busy again is 503 storage_busy
-
-
-def write(db: Database, sql: str, parameters: list) -> None:
-    """One statement in a transaction of its own, tried again (rolled back in between) while the database is
-    busy, up to BUSY_TIMEOUT_MS; raises the last busy error after that."""
-    for wait in waits():
-        try:
-            with db.atomic():
-                db.execute(sql, parameters)
-            return
-        except sqlite3.OperationalError as exc:
-            if not is_busy(exc):
-                raise
-        time.sleep(wait)
-    with db.atomic():
-        db.execute(sql, parameters)
-
-
 def connect(path: str, mode: str = "rw") -> Database:
-    """A connection to the database file, set for durable writes that wait for each other in Python.
+    """A connection to the database file, set for durable writes that wait for each other.
 
     `mode` is SQLite's: "rw" opens the file only if it exists, "rwc" creates it, "ro" only reads it. The
     connection may be handed from one thread to another (the pool below lends it to one at a time).
     """
     uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, timeout=0, check_same_thread=False, factory=Patient)
-    db = Database(conn, execute_plugins=False)  # timeout 0: SQLite's busy handler never sleeps (`Patient`)
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    db = Database(conn, execute_plugins=False)  # the timeout above is SQLite's busy timeout
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
@@ -397,10 +336,12 @@ def now() -> str:
 def insert_match(db: Database, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                  request_hash: str | None = None) -> None:
     """Stores a new match; raises `sqlite3.IntegrityError` if its Idempotency-Key already made one."""
-    write(db, "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
-          "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-           header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+    with db.atomic():
+        db.execute(
+            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+            "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+             header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
 
 
 def idempotent_match(db: Database, idempotency_key_hash: str) -> dict | None:
@@ -528,9 +469,11 @@ def append_event(db: Database, match_id: str, event: dict, idempotency_key: str 
                  request_hash: str | None = None) -> None:
     """Stores `event` (with its `seq`); raises `sqlite3.IntegrityError` if that seq or key is taken."""
     payload = {key: value for key, value in event.items() if key != "seq"}
-    write(db, "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-          "VALUES (?, ?, ?, ?, ?, ?, ?)",
-          [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])
+    with db.atomic():
+        db.execute(
+            "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])
 
 
 def idempotent_event(db: Database, match_id: str, idempotency_key: str) -> dict | None:

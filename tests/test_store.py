@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
-import threading
-import time
 
 import pytest
 
@@ -34,44 +32,8 @@ def test_migrate_makes_the_folder_the_tables_and_wal(db):
 
 def test_a_connection_writes_durably_and_waits_for_others(db):
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 0  # waits in Python, between greenlets
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == store.BUSY_TIMEOUT_MS
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-
-
-def test_a_write_waits_for_another_writers_lock_and_then_goes_in(db, tmp_path):
-    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
-    store.insert_match(db, "m1", header, store.hash_key("k"))
-    other = sqlite3.connect(db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None,
-                            check_same_thread=False)
-    other.execute("BEGIN IMMEDIATE")
-    released = threading.Timer(0.3, lambda: other.execute("COMMIT"))
-    released.start()
-    started = time.monotonic()
-    try:
-        store.append_event(db, "m1", {"seq": 1, "type": "deal", "dealer": 0})
-    finally:
-        released.join()
-        other.close()
-    assert time.monotonic() - started >= 0.25  # it waited for the lock, and was not refused
-    assert [event["seq"] for event in store.events(db, "m1")] == [1]
-
-
-def test_a_write_busy_past_the_timeout_raises_sqlites_busy_and_records_nothing(db, monkeypatch):
-    monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 100)
-    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
-    store.insert_match(db, "m1", header, store.hash_key("k"))
-    other = sqlite3.connect(db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None,
-                            check_same_thread=False)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        with pytest.raises(sqlite3.OperationalError) as raised:
-            store.append_event(db, "m1", {"seq": 1, "type": "deal", "dealer": 0})
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    assert store.is_busy(raised.value)
-    assert not db.conn.in_transaction
-    assert store.events(db, "m1") == []
 
 
 def test_migrating_again_changes_nothing(db, tmp_path):
