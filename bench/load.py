@@ -149,7 +149,7 @@ def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed
     little as it can. Kibic's scorers send commands played on the engine beforehand (`endless_ogurets`)
     and read only the status of each answer.
     """
-    commands = [endless_ogurets(random.Random(seed + number), max(1000, int(seconds * 500 / clients)))
+    commands = [endless_ogurets(random.Random(seed + number), max(1000, int(seconds * 2000 / clients)))
                 for number in range(clients)]
     return asyncio.run(floor_at_once(baseline, clients, seconds)), asyncio.run(
         kibic_at_once(kibic, commands, seconds))
