@@ -172,6 +172,7 @@ def check_header(path: str) -> None:
             return
         time.sleep(wait)
     if not header_intact(path):
+        log.error("the database file %s is no SQLite database or shorter than its header says", path)
         raise storage_unavailable("corrupt", "the database file is damaged")
 
 

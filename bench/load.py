@@ -7,13 +7,18 @@ the connection to the last byte of the answer.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-from .tables import SCORED, Scorer, call
+from referee import Match
+
+from .tables import SCORED, SCORED_OPTIONS, SIMULATORS, Scorer, call, players
 
 PLAY_BODY = {"type": "play", "seat": 1, "card": "K", "expect_seq": 12}  # what the baseline stores: a play's size
 POST = "post a play"
@@ -105,55 +110,92 @@ def service_times(kibic: str, baseline: str, rounds: int, seconds: float, seed: 
     return run
 
 
+def endless_match(rng: random.Random, events: int) -> list[dict]:
+    """The commands of a random legal match of the `SCORED` game with `SCORED_OPTIONS` (it never ends), `events`
+    of them at least, played on the engine before the clock starts: the client only sends them."""
+    match = Match.create(SCORED, players(SCORED), SCORED_OPTIONS, "1")
+    table = SIMULATORS[SCORED](match, rng)
+    while match.seq < events and table.step() is not None:
+        pass
+    return [{key: value for key, value in event.items() if key != "seq"} for event in match.log]
+
+
+async def exchange(host: str, port: int, method: str, path: str, data: bytes,
+                   key: str | None = None) -> tuple[int, bytes]:
+    """One request on a new connection, read to its last byte, then closed: (status, body)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        head = f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
+        head += "Content-Type: application/json\r\n"
+        if key:
+            head += f"Authorization: Bearer {key}\r\n"
+        writer.write(head.encode() + b"\r\n" + data)
+        status_line, length = await reader.readline(), 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+        return int(status_line.split()[1]), await reader.readexactly(length)
+    finally:
+        writer.close()
+
+
 def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1) -> tuple[Run, Run]:
-    """`clients` threads writing one after another for `seconds`: inserts into the baseline, then plays posted
-    to Kibic (a scorer each, on a match of its own): (the baseline's run, Kibic's run)."""
-    floor = inserts_at_once(baseline, clients, 10**9, seconds)
-    run = Run()
+    """`clients` writing one after another for `seconds`, each request on a new connection: inserts into the
+    baseline, then events of the `SCORED` game posted to Kibic (a scorer each, on a match of its own): (the baseline's
+    run, Kibic's run).
 
-    def scorer(number: int) -> None:
-        table = Scorer(kibic, SCORED, random.Random(seed + number))
+    One asyncio client for both, speaking HTTP itself: it runs on the server's two cores, so it does as
+    little as it can. Kibic's scorers send commands played on the engine beforehand (`endless_match`)
+    and read only the status of each answer.
+    """
+    commands = [endless_match(random.Random(seed + number), max(1000, int(seconds * 2000 / clients)))
+                for number in range(clients)]
+    return asyncio.run(floor_at_once(baseline, clients, seconds)), asyncio.run(
+        kibic_at_once(kibic, commands, seconds))
+
+
+async def floor_at_once(base: str, clients: int, seconds: float) -> Run:
+    url, run, data = urlsplit(base), Run(), json.dumps(PLAY_BODY).encode()
+
+    async def client() -> None:
         while time.perf_counter() - start < seconds:
-            run.add(*post(table))
+            began = time.perf_counter()
+            status, body = await exchange(url.hostname, url.port, "POST", "/insert", data)
+            if status != 201:
+                raise RuntimeError(f"baseline insert: {status} {body[:300]!r}")
+            run.add(INSERT, time.perf_counter() - began)
 
     start = time.perf_counter()
-    threaded(scorer, clients)
-    run.seconds = time.perf_counter() - start
-    return floor, run
-
-
-def inserts_at_once(baseline: str, clients: int, requests: int, seconds: float) -> Run:
-    """The baseline under the same load: `clients` threads, each inserting `requests` rows one after another."""
-    run = Run()
-
-    def client(_number: int) -> None:
-        for _ in range(requests):
-            if time.perf_counter() - start > seconds:
-                return
-            run.add(INSERT, insert(baseline))
-
-    start = time.perf_counter()
-    threaded(client, clients)
+    await asyncio.gather(*(client() for _ in range(clients)))
     run.seconds = time.perf_counter() - start
     return run
 
 
-def threaded(work, count: int) -> None:
-    errors: list[BaseException] = []
+async def kibic_at_once(base: str, commands: list[list[dict]], seconds: float) -> Run:
+    url, run = urlsplit(base), Run()
+    matches = []
+    for _ in commands:
+        status, body = await exchange(url.hostname, url.port, "POST", "/api/matches", json.dumps(
+            {"game": SCORED, "players": players(SCORED), "options": SCORED_OPTIONS, "stake": "1"}).encode())
+        created = json.loads(body)
+        matches.append((f"/api/matches/{created['id']}/events", created["key"]))
 
-    def guarded(number: int) -> None:
-        try:
-            work(number)
-        except BaseException as error:  # noqa: BLE001 - reported after the run
-            errors.append(error)
+    async def scorer(path: str, key: str, sent: list[bytes]) -> None:
+        for data in sent:
+            if time.perf_counter() - start >= seconds:
+                return
+            began = time.perf_counter()
+            status, body = await exchange(url.hostname, url.port, "POST", path, data, key)
+            if status != 201:
+                raise RuntimeError(f"posting to {path}: {status} {body[:300]!r}")
+            run.add(POST, time.perf_counter() - began)
+        raise RuntimeError("a scorer ran out of commands before the time was up: play longer matches")
 
-    threads = [threading.Thread(target=guarded, args=(number,)) for number in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
+    encoded = [[json.dumps(command).encode() for command in each] for each in commands]
+    start = time.perf_counter()
+    await asyncio.gather(*(scorer(path, key, sent) for (path, key), sent in zip(matches, encoded, strict=True)))
+    run.seconds = time.perf_counter() - start
+    return run
 
 
 @dataclass
