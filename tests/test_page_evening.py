@@ -1,0 +1,63 @@
+"""The evening on the page (`/?e=<id>`): standings over every match, the transfers for the whole night, the
+matches and the figures, in the table's language, on both phone sizes, and followed live."""
+
+from __future__ import annotations
+
+import pytest
+from conftest_browser import PHONES
+
+pytestmark = pytest.mark.browser
+
+WORDS = {
+    "en-US": ("If we stopped now", "Bob pays Ann 2.00 PLN", "Figures", "playing"),
+    "pl-PL": ("Gdybyśmy skończyli teraz", "Bob płaci Ann: 2,00 PLN", "Statystyki", "w toku"),
+    "ru-RU": ("Если бы мы закончили сейчас", "Bob платит Ann: 2,00 PLN", "Статистика", "идёт"),
+}
+
+
+def an_evening(server_api) -> tuple[dict, dict]:
+    """An evening of two Ogórek matches: the first over (Ann wins), the second being played."""
+    evening = server_api.post("/api/evenings", {"name": "Piątek", "currency": "PLN"})
+    first = server_api.post("/api/matches", {"game": "ogorek", "players": ["Ann", "Bob"], "stake": "1",
+                                             "evening": evening["id"]}, key=evening["key"])
+    server_api.post(f"/api/matches/{first['id']}/events", {"type": "penalty", "seat": 1, "points": 22},
+                    key=evening["key"])
+    second = server_api.post("/api/matches", {"game": "ogorek", "players": ["bob", "ANN", "Cid"],
+                                              "evening": evening["id"]}, key=evening["key"])
+    return evening, second
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+@pytest.mark.parametrize("size", list(PHONES))
+def test_the_evening_shows_standings_transfers_and_figures(new_phone, server_api, locale, size):
+    evening, _ = an_evening(server_api)
+    phone = new_phone(locale=locale, viewport=PHONES[size])
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening")
+    heading, transfer, figures, playing = WORDS[locale]
+    assert phone.text(".evening h1") == "Piątek"
+    assert phone.page.locator(".evening h2").first.inner_text() == heading
+    assert phone.page.locator(".evening .transfer").all_inner_texts() == [transfer]
+    assert phone.page.locator(".standings tbody th").all_inner_texts() == ["Ann", "Cid", "Bob"]
+    assert phone.page.locator(".evening-matches li").count() == 2
+    assert playing in phone.page.locator(".evening-matches li").nth(1).inner_text()
+    assert figures in phone.text(".evening")
+    ann = phone.page.locator(".figures-table tbody tr").nth(0).locator("td").all_inner_texts()
+    assert ann[:3] == ["2", "1", "1 · 1"]  # two matches, one won; first in both (the second as it stands)
+    assert phone.page.locator(".evening-chart rect").count() == 3
+    overflow = phone.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the evening is wider than the phone"
+    phone.screenshot(f"evening-{locale}-{size}")
+
+
+def test_the_evening_follows_the_table_live(phone, server_api):
+    evening, second = an_evening(server_api)
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening .transfer")
+    server_api.post(f"/api/matches/{second['id']}/events", {"type": "penalty", "seat": 2, "points": 22},
+                    key=second["key"])  # Cid out: the second match stands at Bob and Ann sharing first
+    phone.page.wait_for_function("() => document.querySelector('.standings tbody th').textContent === 'Ann'"
+                                 " && document.querySelectorAll('.figures-table tbody tr')[2]"
+                                 ".textContent.includes('22')")
+    assert phone.page.locator(".figures-table tbody tr").nth(2).locator("td").nth(3).inner_text() == "22"
+    assert "Piątek" in (phone.page.evaluate("() => localStorage.getItem('kibic.evenings')") or "")
