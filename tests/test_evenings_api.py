@@ -195,3 +195,27 @@ def test_only_names_are_made_inert_in_the_csv(client, monkeypatch):
     rows = list(csv.reader(io.StringIO(client.get("/api/evenings/-AbC_123/figures.csv").get_data(as_text=True))))
     assert [row[2] for row in rows[1:4]] == ["'-Ann", "'@Bob", "'+Cid"]
     assert rows[4][0] == "-xYz"
+
+
+def test_the_evening_qr_code_holds_the_evening_link_and_no_key(client, tmp_path):
+    from conftest import ContractClient
+    from test_follow_qr import dark_modules, symbol_of
+
+    from api import create_app
+
+    evening = new_evening(client)
+    response = client.get(f"/api/evenings/{evening['id']}/qr.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert evening["key"].encode() not in response.data
+    assert response.headers["Cache-Control"] == "private, max-age=86400"
+    link = f"http://localhost/?e={evening['id']}"
+    assert dark_modules(response.data) == symbol_of(link, border=2)
+    assert client.get("/api/evenings/nope/qr.svg").status_code == 404
+    public = create_app({"TESTING": True, "DATABASE": str(tmp_path / "public.db"),
+                         "PUBLIC_URL": "https://kibic.example.org"})
+    public.test_client_class = ContractClient
+    other = public.test_client()
+    made = new_evening(other)
+    response = other.get(f"/api/evenings/{made['id']}/qr.svg", headers={"Host": "evil.example"})
+    assert dark_modules(response.data) == symbol_of(f"https://kibic.example.org/?e={made['id']}", border=2)
+    assert response.headers["Cache-Control"] == "public, max-age=86400"

@@ -45,6 +45,7 @@ def test_the_evening_shows_standings_transfers_and_figures(new_phone, server_api
     ann = phone.page.locator(".figures-table tbody tr").nth(0).locator("td").all_inner_texts()
     assert ann[:3] == ["2", "1", "1 · 1"]  # two matches, one won; first in both (the second as it stands)
     assert phone.page.locator(".evening-chart rect").count() == 3
+    phone.page.wait_for_function("() => document.querySelector('.evening img.qr').naturalWidth > 0")  # it loads
     overflow = phone.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the evening is wider than the phone"
     phone.screenshot(f"evening-{locale}-{size}")

@@ -90,7 +90,9 @@ export function eveningView(evening, games) {
     matches,
     h("h2", { text: t("evening.figures") }),
     evening.people.length ? figuresTable(evening.people) : h("p", { class: "hint", text: t("evening.none") }),
-    h("p", {}, h("a", { href: `${evenings(evening.id)}/figures.csv`, download: "", text: t("evening.csv") })));
+    h("p", {}, h("a", { href: `${evenings(evening.id)}/figures.csv`, download: "", text: t("evening.csv") })),
+    h("h2", { text: t("evening.follow") }),
+    h("img", { class: "qr", src: `${evenings(evening.id)}/qr.svg`, alt: t("evening.follow"), width: 220, height: 220 }));
 }
 
 /** Shows the evening in `root` and keeps it up to date; redrawn only when something changed. */
