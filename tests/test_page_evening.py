@@ -3,6 +3,8 @@ matches and the figures, in the table's language, on both phone sizes, and follo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest_browser import PHONES
 
@@ -62,3 +64,41 @@ def test_the_evening_follows_the_table_live(phone, server_api):
                                  ".textContent.includes('22')")
     assert phone.page.locator(".figures-table tbody tr").nth(2).locator("td").nth(3).inner_text() == "22"
     assert "Piątek" in (phone.page.evaluate("() => localStorage.getItem('kibic.evenings')") or "")
+
+
+def test_an_evening_is_started_on_the_page_and_its_next_match_seats_the_same_people_anew(phone, server_api):
+    page = phone.open("/").page
+    phone.click("#evening-new")
+    page.wait_for_selector("form.evening-new")
+    assert page.input_value("#evening-currency") == "EUR"
+    page.fill("#evening-name", "Friday")
+    phone.click("#evening-start")
+    page.wait_for_selector("form.next-match")
+    evening_id = re.search(r"\?e=([^&#]+)", page.url).group(1)
+    for index, name in enumerate(["Ann", "Bob", "Cid"]):
+        page.fill(f"#next-player-{index}", name)
+    page.fill("#next-stake", "0,50")
+    phone.screenshot("evening-next-match-first")
+    phone.click("#next-start")
+    page.wait_for_url(re.compile(r"\?m="))
+    page.wait_for_selector(".tab-panel")
+    match_id = re.search(r"\?m=([^&#]+)", page.url).group(1)
+    assert page.locator("#bottom").is_visible()  # this phone scores the match: it holds its key
+    evening = server_api(f"/api/evenings/{evening_id}")
+    assert [m["id"] for m in evening["matches"]] == [match_id]
+    assert evening["matches"][0]["stake"] == "0.50" and evening["currency"] == "EUR"
+
+    phone.open("/")
+    assert page.locator(".evening-entry li").all_inner_texts() == ["Friday"]
+    phone.click(".evening-entry li a")
+    page.wait_for_selector("form.next-match")
+    assert [page.input_value(f"#next-player-{i}") for i in range(3)] == ["Bob", "Cid", "Ann"]
+    assert page.input_value("#next-stake") == "0.50"
+    phone.screenshot("evening-next-match-prefilled")
+
+
+def test_a_phone_without_the_evening_key_only_follows(phone, server_api):
+    evening, _ = an_evening(server_api)
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening")
+    assert phone.page.locator("form.next-match").count() == 0

@@ -1,16 +1,97 @@
 // An evening at one table (`?e=<id>`): its standings over every match, the fewest transfers that settle the
-// night, its matches and the figures, followed live. Read-only: the evening shows no card.
+// night, its matches and the figures, followed live; it shows no card. `?e=new` starts one. The phone that
+// started it keeps the evening's key and starts its next matches with the same people, seated anew.
 
 import { request } from "./api.js";
 import { h, s } from "./dom.js";
-import { has, moneyText, t } from "./i18n.js";
-import { local } from "./local.js";
+import { has, language, moneyText, t } from "./i18n.js";
+import { local, randomKey } from "./local.js";
 
 const POLL_MS = 3000;
 const FIGURES = ["matches", "won", "places", "minus_points", "lives_lost", "exact_bids_pct", "illegal_found",
                  "illegal_let_stand"];
 
+const CURRENCY = { pl: "PLN", ru: "RUB", en: "EUR" };
+
 const evenings = (id) => `api/evenings/${encodeURIComponent(id)}`;
+const eveningKey = (id) => local.get(`evening_key.${id}`);
+
+function problem(error) {
+  return has(`code.${error.code}`) ? t(`code.${error.code}`) : error.message;
+}
+
+/** The start page's way to an evening: start one, or open one this phone started or followed. */
+export function eveningEntry() {
+  const known = local.get("evenings") || [];
+  return h("section", { class: "recent evening-entry" },
+    h("h2", { text: t("evening.several") }),
+    h("a", { class: "secondary wide", id: "evening-new", href: "?e=new", text: t("evening.start") }),
+    known.length ? h("ul", {}, known.map((e) => h("li", {},
+      h("a", { href: `?e=${encodeURIComponent(e.id)}`, text: e.name })))) : null);
+}
+
+function newEveningForm(root) {
+  const name = h("input", { id: "evening-name", type: "text", maxlength: 80, autocomplete: "off" });
+  const currency = h("input", { id: "evening-currency", type: "text", maxlength: 3, autocomplete: "off",
+                                value: CURRENCY[language()] || "EUR" });
+  const said = h("p", { class: "hint", role: "alert" });
+  const button = h("button", { type: "submit", class: "primary wide", id: "evening-start", text: t("evening.start") });
+  const submit = async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    try {
+      const { data } = await request("POST", "api/evenings", { body: { name: name.value, currency: currency.value } });
+      local.set(`evening_key.${data.id}`, data.key);
+      location.href = `?e=${encodeURIComponent(data.id)}`;
+    } catch (error) {
+      said.textContent = problem(error);
+      button.disabled = false;
+    }
+  };
+  root.replaceChildren(h("form", { class: "setup evening-new", novalidate: true, on: { submit } },
+    h("h1", { text: t("evening.start") }),
+    h("label", { for: "evening-name", text: t("evening.name") }), name,
+    h("label", { for: "evening-currency", text: t("evening.currency") }), currency,
+    said, button));
+}
+
+/** The next match of the evening: the last match's game, stake and people, each moved one seat on. */
+function nextMatchForm(evening, games, key) {
+  const last = evening.matches[evening.matches.length - 1];
+  const names = last ? last.players.map((p) => p.name) : ["", "", "", ""];
+  const seated = [...names.slice(1), ...names.slice(0, 1)];
+  const game = h("select", { id: "next-game" }, (games || []).map((g) => h("option", { value: g.game,
+    selected: last ? g.game === last.game : false, text: gameTitle(g.game, games) })));
+  const players = seated.map((name, index) => h("input", { id: `next-player-${index}`, class: "player-name",
+    type: "text", value: name, maxlength: 40, autocomplete: "off",
+    "aria-label": t("setup.player_n", { n: index + 1 }), placeholder: t("setup.player_n", { n: index + 1 }) }));
+  const stake = h("input", { id: "next-stake", type: "text", inputmode: "decimal", autocomplete: "off",
+                             value: last && Number(last.stake) ? last.stake : "" });
+  const said = h("p", { class: "hint", role: "alert" });
+  const button = h("button", { type: "submit", class: "primary wide", id: "next-start", text: t("evening.next") });
+  const creation = randomKey(); // a second tap retries the same creation: one match, never two
+  const submit = async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    const body = { game: game.value, players: players.map((p) => p.value.trim()).filter(Boolean),
+                   stake: stake.value.trim().replace(",", ".") || null, evening: evening.id };
+    try {
+      const { data } = await request("POST", "api/matches", { body, key, idempotencyKey: creation });
+      local.setKey(data.id, data.key);
+      local.remember(data);
+      location.href = `?m=${encodeURIComponent(data.id)}`;
+    } catch (error) {
+      said.textContent = problem(error);
+      button.disabled = false;
+    }
+  };
+  return h("form", { class: "setup next-match", novalidate: true, on: { submit } },
+    h("h2", { text: t("evening.next") }),
+    h("label", { for: "next-game", text: t("evening.game") }), game,
+    h("label", { text: t("evening.players") }), players,
+    h("label", { for: "next-stake", text: t("evening.stake", { currency: evening.currency }) }), stake,
+    said, button);
+}
 
 function gameTitle(name, games) {
   const game = (games || []).find((g) => g.game === name);
@@ -95,16 +176,29 @@ export function eveningView(evening, games) {
     h("img", { class: "qr", src: `${evenings(evening.id)}/qr.svg`, alt: t("evening.follow"), width: 220, height: 220 }));
 }
 
-/** Shows the evening in `root` and keeps it up to date; redrawn only when something changed. */
+/**
+ * Shows the evening in `root` and keeps it up to date, redrawn only when something changed; the next match's
+ * form (on the phone with the evening's key) is drawn once, so that nothing changes under a finger.
+ */
 export async function openEvening(root, id, games) {
+  if (id === "new") {
+    newEveningForm(root);
+    return;
+  }
   let shown = "";
+  const view = h("div");
+  const next = h("div");
   const draw = async () => {
     try {
       const { data } = await request("GET", evenings(id));
       const text = JSON.stringify(data);
+      if (!shown) {
+        root.replaceChildren(view, next);
+        if (eveningKey(id)) next.replaceChildren(nextMatchForm(data, games, eveningKey(id)));
+      }
       if (text !== shown) {
         shown = text;
-        root.replaceChildren(eveningView(data, games));
+        view.replaceChildren(eveningView(data, games));
         const others = (local.get("evenings") || []).filter((e) => e.id !== id);
         local.set("evenings", [{ id, name: data.name, at: Date.now() }, ...others].slice(0, 8));
       }

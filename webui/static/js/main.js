@@ -6,7 +6,7 @@ import { api, reading } from "./api.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
-import { openEvening } from "./evening.js";
+import { eveningEntry, openEvening } from "./evening.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
@@ -150,6 +150,7 @@ function draw() {
     title.textContent = "";
     document.title = "Kibic";
     renderSetup(main(), ctx);
+    main().append(eveningEntry());
     return;
   }
   if (!app.state) return;
