@@ -3,6 +3,7 @@
 // started it keeps the evening's key and starts its next matches with the same people, seated anew.
 
 import { request } from "./api.js";
+import { openBigScreen } from "./bigscreen.js";
 import { h, s } from "./dom.js";
 import { has, language, moneyText, t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
@@ -23,7 +24,7 @@ function problem(error) {
 /** The start page's way to an evening: start one, or open one this phone started or followed. */
 export function eveningEntry() {
   const known = local.get("evenings") || [];
-  return h("section", { class: "recent evening-entry" },
+  return h("section", { class: "evening-entry" },
     h("h2", { text: t("evening.several") }),
     h("a", { class: "secondary wide", id: "evening-new", href: "?e=new", text: t("evening.start") }),
     known.length ? h("ul", {}, known.map((e) => h("li", {},
@@ -172,6 +173,7 @@ export function eveningView(evening, games) {
     h("h2", { text: t("evening.figures") }),
     evening.people.length ? figuresTable(evening.people) : h("p", { class: "hint", text: t("evening.none") }),
     h("p", {}, h("a", { href: `${evenings(evening.id)}/figures.csv`, download: "", text: t("evening.csv") })),
+    h("p", {}, h("a", { href: `?e=${encodeURIComponent(evening.id)}&screen`, text: t("evening.big_screen") })),
     h("h2", { text: t("evening.follow") }),
     h("img", { class: "qr", src: `${evenings(evening.id)}/qr.svg`, alt: t("evening.follow"), width: 220, height: 220 }));
 }
@@ -183,6 +185,10 @@ export function eveningView(evening, games) {
 export async function openEvening(root, id, games) {
   if (id === "new") {
     newEveningForm(root);
+    return;
+  }
+  if (new URLSearchParams(location.search).has("screen")) {
+    await openBigScreen(root, id, games);
     return;
   }
   let shown = "";
