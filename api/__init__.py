@@ -8,7 +8,7 @@ from flask import Flask
 
 import webui
 
-from . import bodies, encoding, errors, security, store, stream, views
+from . import bodies, encoding, errors, evenings, security, store, stream, views
 
 __all__ = ["create_app"]
 
@@ -41,6 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     bodies.register(app)
     security.register(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(evenings.bp)
     stream.register(app)
     app.register_blueprint(webui.bp)
     return app

@@ -73,6 +73,7 @@ class MatchSchema(Schema):
     options = fields.Dict(keys=fields.String(), allow_none=True)
     stake = Stake(allow_none=True)
     currency = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
+    evening = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
 
 
 class UndoSchema(Schema):

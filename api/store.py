@@ -93,6 +93,17 @@ def create_the_server_secret(db: Database) -> None:
     db.execute("INSERT INTO settings (name, value) VALUES ('server_secret', ?)", [secrets.token_hex(32)])
 
 
+@migrations()
+def create_evenings(db: Database) -> None:
+    """Game nights: an evening (its name, currency and key hash) and the matches played in it, in order."""
+    db["evenings"].create({"id": str, "name": str, "currency": str, "created": str, "key_hash": str},
+                          pk="id", not_null={"name", "currency", "created", "key_hash"})
+    db["evening_matches"].create({"match_id": str, "evening_id": str, "created": str}, pk="match_id",
+                                 not_null={"evening_id", "created"},
+                                 foreign_keys=[("match_id", "matches", "id"), ("evening_id", "evenings", "id")])
+    db.execute("CREATE INDEX evening_matches_evening ON evening_matches (evening_id)")
+
+
 # --- connections ---------------------------------------------------------------------------------
 
 def connect(path: str, mode: str = "rw") -> Database:

@@ -26,7 +26,7 @@ from flask import Blueprint, Response, current_app, make_response, request, url_
 
 from referee import Match, catalogue
 
-from . import encoding, schemas, store
+from . import encoding, evenings, schemas, store
 from .errors import (
     BadContentType,
     BadIdempotencyKey,
@@ -137,15 +137,18 @@ def create_match():
     """A new match: 201 with its state, id and key. With an Idempotency-Key, a retry gets the same match."""
     idempotency_key = request_idempotency_key(creation=True)
     body = json_body()
-    match = Match.create(**schemas.load_match(body))
+    fields = schemas.load_match(body)
+    evening_id = fields.pop("evening", None)
+    match = Match.create(**fields)
+    evening = evenings.joining(evening_id, match)
     if idempotency_key:
-        return create_once(idempotency_key, body, match)
+        return create_once(idempotency_key, body, match, evening)
     match_id, key = store.new_match_id(), store.new_key()
-    store.insert_match(store.get_db(), match_id, match.header(), store.hash_key(key))
+    evenings.insert_match(evening, store.get_db(), match_id, match.header(), store.hash_key(key))
     return created(match_id, match, key)
 
 
-def create_once(idempotency_key: str, body: object, match: Match):
+def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None = None):
     """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
     db, key_hash, digest = store.get_db(), store.hash_key(idempotency_key), request_hash("match", body)
     earlier = store.idempotent_match(db, key_hash)
@@ -153,7 +156,7 @@ def create_once(idempotency_key: str, body: object, match: Match):
         match_id = store.new_match_id()
         key = store.derived_key(db, idempotency_key, match_id)
         try:
-            store.insert_match(db, match_id, match.header(), store.hash_key(key), key_hash, digest)
+            evenings.insert_match(evening, db, match_id, match.header(), store.hash_key(key), key_hash, digest)
         except sqlite3.IntegrityError:  # the first attempt of this retry was stored just now
             earlier = store.idempotent_match(db, key_hash)
             if earlier is None:
@@ -263,7 +266,7 @@ def authorize(match_id: str, no_key: str = "Changing a match needs its key: send
     key = key.strip()
     if scheme.lower() != "bearer" or not key:
         raise KeyRequired(no_key)
-    if not store.key_matches(key, row["key_hash"]):
+    if not store.key_matches(key, row["key_hash"]) and not evenings.key_opens(store.get_db(), match_id, key):
         raise WrongKey("That is not this match's key.")
 
 

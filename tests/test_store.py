@@ -41,7 +41,8 @@ def test_migrating_again_changes_nothing(db, tmp_path):
     store.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
     names = [row["name"] for row in db.query("SELECT name FROM _sqlite_migrations")]
     assert [row["name"] for row in before] == names
-    assert sorted(names) == ["create_matches_and_events", "create_the_server_secret", "remember_idempotent_creations"]
+    assert sorted(names) == ["create_evenings", "create_matches_and_events", "create_the_server_secret",
+                             "remember_idempotent_creations"]
     assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)  # one server secret, made once
 
 
@@ -97,5 +98,5 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             process.join(timeout=30)
         assert [process.exitcode for process in processes] == [0] * PROCESSES, f"start {start}"
         with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (3,)
+            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (4,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)

@@ -6,6 +6,7 @@ import { api, reading } from "./api.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
+import { eveningEntry, openEvening } from "./evening.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
@@ -149,6 +150,7 @@ function draw() {
     title.textContent = "";
     document.title = "Kibic";
     renderSetup(main(), ctx);
+    main().append(eveningEntry());
     return;
   }
   if (!app.state) return;
@@ -455,7 +457,9 @@ async function boot() {
       return;
     }
   }
-  if (app.matchId) await openMatch();
+  const evening = new URLSearchParams(location.search).get("e");
+  if (evening) await openEvening(main(), evening, app.games);
+  else if (app.matchId) await openMatch();
   else render();
 }
 

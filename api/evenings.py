@@ -1,0 +1,205 @@
+"""Game nights: an evening of several matches at one table, settled once (`referee.evening`).
+
+`POST /api/evenings` answers with the evening's `id` and `key` (shown once; only its hash is stored). A
+match created with `"evening": id` and that key (`Authorization: Bearer`) belongs to the evening and takes
+its currency; the evening's key then writes to it as the match's own key does. `GET /api/evenings/{id}`
+needs no key: it shows no card, and each match is read as a reader without the key sees it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import segno
+from flask import Blueprint, Response, current_app, make_response, request, url_for
+from marshmallow import Schema, fields, validate
+from sqlite_utils import Database
+
+from referee import InvalidInput, Match
+from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
+from referee.match import check_currency
+
+from . import store, views
+from .errors import ApiError, KeyRequired, WrongKey
+
+bp = Blueprint("evenings", __name__)
+
+
+class EveningNotFound(ApiError):
+    "No evening has this id"
+
+    status = 404
+    code = "evening_not_found"
+
+
+class EveningCurrency(ApiError):
+    "A match of an evening in another currency than the evening's"
+
+    status = 422
+    code = "evening_currency"
+
+
+class EveningFull(ApiError):
+    "An evening with as many matches or people as it can settle"
+
+    status = 422
+    code = "evening_full"
+
+
+class NewEveningSchema(Schema):
+    """POST /api/evenings: the evening's name and currency."""
+
+    error_messages = {"type": 'A new evening is a JSON object such as {"name": "Friday", "currency": "PLN"}.'}
+
+    name = fields.String(required=True, validate=validate.Length(max=200))
+    currency = fields.String(required=True, validate=validate.Length(max=200))
+
+
+NEW_EVENING = NewEveningSchema()
+
+
+# --- the routes ------------------------------------------------------------------------------------
+
+@bp.post("/api/evenings")
+def create_evening():
+    """A new evening: 201 with its id, key and (empty) standing."""
+    body = NEW_EVENING.load(views.json_body())
+    name = check_evening_name(body["name"])
+    currency = check_currency(body["currency"])
+    if currency is None:
+        raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
+    evening_id, key = store.new_match_id(), store.new_key()
+    db = store.get_db()
+    with db.atomic():
+        db.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
+                   [evening_id, name, currency, store.now(), store.hash_key(key)])
+    location = url_for("evenings.get_evening", evening_id=evening_id)
+    return {**standing(db, evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
+
+
+@bp.get("/api/evenings/<evening_id>")
+def get_evening(evening_id: str):
+    response = make_response(standing(store.get_db(), evening_id))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/api/evenings/<evening_id>/figures.csv")
+def get_evening_figures(evening_id: str):
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\r\n")
+    for row in figures_rows(standing(store.get_db(), evening_id)):
+        writer.writerow([*row[:2], inert(row[2]), *row[3:]])  # only a name is the players' own text
+    response = Response(text.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="kibic-evening-{evening_id[:40]}.csv"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/api/evenings/<evening_id>/qr.svg")
+def get_evening_qr(evening_id: str):
+    """A QR code of the page's link to the evening (`/?e=<id>`), built as the match's follow code is."""
+    evening_row(store.get_db(), evening_id)
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        link = f"{public.rstrip('/')}{url_for('webui.index', e=evening_id)}"
+    else:
+        link = url_for("webui.index", e=evening_id, _external=True)
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
+                                     xmldecl=False, title="Follow the evening")
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
+    return response
+
+
+@bp.get("/api/matches/<match_id>/figures")
+def get_match_figures(match_id: str):
+    """One match's figures per player, as in an evening."""
+    with store.current_match(store.get_db(), match_id) as match:
+        summary = evening([(match_id, match.public())])
+    response = make_response(summary["matches"][0])
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @ gets a '."""
+    if cell[:1] in ("=", "+", "@", "\t", "\r") or (cell[:1] == "-" and not cell[1:2].isdigit()):
+        return "'" + cell
+    return cell
+
+
+# --- the evening as it stands ----------------------------------------------------------------------
+
+def evening_row(db: Database, evening_id: str) -> dict:
+    cursor = db.execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = ?", [evening_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise EveningNotFound(f"No evening has the id {evening_id[:100]!r}.", {"id": evening_id[:100]})
+    return dict(zip([column[0] for column in cursor.description], row, strict=True))
+
+
+def match_ids(db: Database, evening_id: str) -> list[str]:
+    rows = db.execute("SELECT match_id FROM evening_matches WHERE evening_id = ? ORDER BY rowid", [evening_id])
+    return [row[0] for row in rows.fetchall()]
+
+
+def standing(db: Database, evening_id: str) -> dict:
+    """The evening: its matches as readers without a key see them, its people, nets, figures and transfers."""
+    row = evening_row(db, evening_id)
+    matches = []
+    for match_id in match_ids(db, evening_id):
+        with store.current_match(db, match_id) as match:
+            matches.append((match_id, match.public()))
+    return {"id": row["id"], "name": row["name"], "currency": row["currency"], "created": row["created"],
+            **evening(matches)}
+
+
+# --- hooks for the match routes --------------------------------------------------------------------
+
+def joining(evening_id: str | None, match: Match) -> dict | None:
+    """The evening a new match joins (None for a match of its own), checked: the evening exists (404), the
+    request carries its key (401, 403), the match plays in its currency (taken when the match names none,
+    422 when it names another) and the evening can settle one more match with its people (422)."""
+    if evening_id is None:
+        return None
+    db = store.get_db()
+    row = evening_row(db, evening_id)
+    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise KeyRequired("A match of an evening is started with the evening's key: send the header "
+                          "Authorization: Bearer <key>.")
+    if not store.key_matches(key.strip(), row["key_hash"]):
+        raise WrongKey("That is not this evening's key.")
+    if match.currency is None:
+        match.currency = row["currency"]
+    elif match.currency != row["currency"]:
+        raise EveningCurrency(f"The evening is played in {row['currency']}; its matches cannot be in "
+                              f"{match.currency}.", {"currency": row["currency"]})
+    ids = match_ids(db, evening_id)
+    if len(ids) >= MAX_MATCHES:
+        raise EveningFull(f"An evening holds at most {MAX_MATCHES} matches; start another evening.",
+                          {"matches": MAX_MATCHES})
+    tables = [store.header(store.match_row(db, match_id))["players"] for match_id in ids]
+    if people_count([*tables, match.players]) > MAX_PEOPLE:
+        raise EveningFull(f"An evening is settled among at most {MAX_PEOPLE} people; start another evening "
+                          "for the others.", {"people": MAX_PEOPLE})
+    return row
+
+
+def insert_match(evening: dict | None, db: Database, match_id: str, *args) -> None:
+    """Stores a new match (`store.insert_match`) and, in the same transaction, its place in the evening."""
+    with db.atomic():
+        store.insert_match(db, match_id, *args)
+        if evening is not None:
+            db.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
+                       [match_id, evening["id"], store.now()])
+
+
+def key_opens(db: Database, match_id: str, key: str) -> bool:
+    """Whether `key` is the key of the evening the match belongs to."""
+    row = db.execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
+                     "WHERE m.match_id = ?", [match_id]).fetchone()
+    return row is not None and store.key_matches(key, row[0])

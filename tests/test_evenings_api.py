@@ -1,0 +1,221 @@
+"""Evenings over the API: a key of their own that starts and writes their matches, one currency, one
+settlement for the whole evening, and figures as JSON and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+
+
+def new_evening(client, name="Friday", currency="PLN") -> dict:
+    response = client.post("/api/evenings", json={"name": name, "currency": currency})
+    assert response.status_code == 201, response.get_json()
+    assert response.headers["Cache-Control"] == "no-store"
+    return response.get_json()
+
+
+def new_match(client, evening: dict | None, players, expect=201, key=None, **fields) -> dict:
+    body = {"game": "ogorek", "players": players, **fields}
+    headers = {}
+    if evening is not None:
+        body["evening"] = evening["id"]
+        headers["Authorization"] = f"Bearer {key or evening['key']}"
+    response = client.post("/api/matches", json=body, headers=headers)
+    assert response.status_code == expect, response.get_json()
+    return response.get_json()
+
+
+def penalty(client, match_id: str, seat: int, key: str, points=22, expect=201) -> dict:
+    response = client.post(f"/api/matches/{match_id}/events", json={"type": "penalty", "seat": seat, "points": points},
+                           headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == expect, response.get_json()
+    return response.get_json()
+
+
+def read(client, evening: dict) -> dict:
+    response = client.get(f"/api/evenings/{evening['id']}")
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_a_new_evening_has_an_id_a_key_and_nothing_to_settle(client):
+    evening = new_evening(client, "  Piątek u Ewy ", "pln")
+    assert evening["name"] == "Piątek u Ewy" and evening["currency"] == "PLN"
+    assert len(evening["key"]) >= 43 and evening["key"] != evening["id"]
+    shown = read(client, evening)
+    assert "key" not in shown
+    assert (shown["matches"], shown["people"], shown["transfers"], shown["final"]) == ([], [], [], False)
+
+
+def test_the_key_is_stored_only_as_its_hash(app, client):
+    evening = new_evening(client)
+    with app.app_context():
+        from api import store
+        row = store.get_db().execute("SELECT key_hash FROM evenings WHERE id = ?", [evening["id"]]).fetchone()
+    assert row[0] == store.hash_key(evening["key"]) and evening["key"] not in row[0]
+
+
+def test_people_nets_and_fewest_transfers_over_the_whole_evening(client):
+    evening = new_evening(client)
+    first = new_match(client, evening, ["Ann", "Bob", "Cid"], stake="1")
+    penalty(client, first["id"], 2, first["key"])  # Cid out first
+    penalty(client, first["id"], 1, first["key"])  # then Bob: Ann wins
+    second = new_match(client, evening, ["cid", "BOB", "ann"], stake="1")  # new seats, names written otherwise
+    penalty(client, second["id"], 2, evening["key"])  # ann out first: written with the evening's key
+    penalty(client, second["id"], 1, second["key"])  # then BOB: cid wins
+    shown = read(client, evening)
+    assert [m["id"] for m in shown["matches"]] == [first["id"], second["id"]]
+    assert [p["name"] for p in shown["people"]] == ["Ann", "Bob", "Cid"]
+    assert {p["name"]: p["net"] for p in shown["people"]} == {"Ann": "2.00", "Bob": "-4.00", "Cid": "2.00"}
+    assert sum(Decimal(p["net"]) for p in shown["people"]) == 0
+    assert shown["transfers"] == [{"from": "Bob", "to": "Ann", "amount": "2.00"},
+                                  {"from": "Bob", "to": "Cid", "amount": "2.00"}]
+    assert shown["final"] is True
+
+
+def test_a_match_being_played_counts_as_if_stopped_now_and_says_so(client):
+    evening = new_evening(client)
+    match = new_match(client, evening, ["Ann", "Bob", "Cid"], stake="0.50")
+    penalty(client, match["id"], 0, match["key"])
+    shown = read(client, evening)
+    assert shown["final"] is False
+    assert (shown["matches"][0]["final"], shown["matches"][0]["status"]) == (False, "playing")
+    assert [p["net"] for p in shown["people"]] == ["-2.00", "1.00", "1.00"]
+
+
+def test_a_match_of_an_evening_takes_its_currency_and_refuses_another(client):
+    evening = new_evening(client, currency="EUR")
+    assert new_match(client, evening, ["Ann", "Bob"])["currency"] == "EUR"
+    assert new_match(client, evening, ["Ann", "Bob"], currency="eur")["currency"] == "EUR"
+    refused = new_match(client, evening, ["Ann", "Bob"], expect=422, currency="PLN")
+    assert refused["error"]["code"] == "evening_currency" and refused["error"]["details"] == {"currency": "EUR"}
+    assert len(read(client, evening)["matches"]) == 2
+
+
+@pytest.mark.parametrize(("key", "status", "code"), [("", 401, "key_required"), ("not-the-key", 403, "wrong_key")])
+def test_joining_an_evening_needs_its_key(client, key, status, code):
+    evening = new_evening(client)
+    other = new_evening(client)
+    body = {"game": "ogorek", "players": ["Ann", "Bob"], "evening": evening["id"]}
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    response = client.post("/api/matches", json=body, headers=headers)
+    assert (response.status_code, response.get_json()["error"]["code"]) == (status, code)
+    refused = new_match(client, evening, ["Ann", "Bob"], expect=403, key=other["key"])
+    assert refused["error"]["code"] == "wrong_key"
+    assert read(client, evening)["matches"] == []
+
+
+def test_an_unknown_evening_is_404_and_creates_no_match(client, app):
+    response = client.post("/api/matches", json={"game": "ogorek", "players": ["A", "B"], "evening": "nope"},
+                           headers={"Authorization": "Bearer whatever"})
+    assert (response.status_code, response.get_json()["error"]["code"]) == (404, "evening_not_found")
+    assert client.get("/api/evenings/nope").get_json()["error"]["code"] == "evening_not_found"
+    with app.app_context():
+        from api import store
+        assert store.get_db().execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
+def test_the_evening_key_writes_and_reads_its_matches_only(client):
+    evening, other = new_evening(client), new_evening(client)
+    match = new_match(client, evening, ["Ann", "Bob"])
+    alone = client.post("/api/matches", json={"game": "ogorek", "players": ["Ann", "Bob"]}).get_json()
+    penalty(client, match["id"], 0, evening["key"], points=3)
+    penalty(client, match["id"], 1, match["key"], points=4)  # the match's own key still works
+    assert penalty(client, match["id"], 0, other["key"], expect=403)["error"]["code"] == "wrong_key"
+    assert penalty(client, alone["id"], 0, evening["key"], expect=403)["error"]["code"] == "wrong_key"
+    keyed = client.get(f"/api/matches/{match['id']}", headers={"Authorization": f"Bearer {evening['key']}"})
+    assert keyed.status_code == 200 and keyed.headers["ETag"].endswith('-key"')
+    undo = client.post(f"/api/matches/{match['id']}/undo", headers={"Authorization": f"Bearer {evening['key']}"})
+    assert undo.status_code == 201
+    assert [p["score"] for p in undo.get_json()["state"]["players"]] == [3, 0]
+
+
+def test_an_evening_is_settled_among_at_most_twelve_people(client):
+    evening = new_evening(client)
+    for first in range(0, 12, 4):
+        new_match(client, evening, [f"P{n}" for n in range(first, first + 4)])
+    refused = new_match(client, evening, ["P0", "P13"], expect=422)
+    assert refused["error"]["code"] == "evening_full"
+    new_match(client, evening, ["P0", "p11"])  # the same people again: fine
+
+
+def test_an_evening_shows_no_hidden_card(client):
+    evening = new_evening(client)
+    match = new_match(client, evening, ["S", "W", "N", "E"])
+    hands = {"0": ["A", "9", "9", "7", "6", "2"], "1": ["K", "K", "7", "6", "4", "3"],
+             "2": ["Q", "Q", "10", "5", "5", "2"], "3": ["Q", "9", "9", "8", "7", "3"]}
+    response = client.post(f"/api/matches/{match['id']}/events", json={"type": "deal", "dealer": 0, "hands": hands},
+                           headers={"Authorization": f"Bearer {evening['key']}"})
+    assert response.status_code == 201
+    text = client.get(f"/api/evenings/{evening['id']}").get_data(as_text=True)
+    assert '"hands"' not in text and '"K"' not in text and '"Q"' not in text
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"name": "Friday"}, 422, "invalid_input"),
+    ({"currency": "PLN"}, 422, "invalid_input"),
+    ({"name": "Friday", "currency": "zloty"}, 422, "bad_currency"),
+    ({"name": "Friday", "currency": ""}, 422, "bad_currency"),
+    ({"name": "\n", "currency": "PLN"}, 422, "bad_evening_name"),
+    ({"name": "Friday", "currency": "PLN", "key": "mine"}, 422, "invalid_input"),
+    ([], 422, "invalid_input"),
+    ({"name": 5, "currency": "PLN"}, 422, "invalid_input"),
+])
+def test_a_bad_new_evening_is_refused(client, body, status, code):
+    response = client.post("/api/evenings", json=body)
+    assert (response.status_code, response.get_json()["error"]["code"]) == (status, code)
+
+
+def test_the_figures_come_as_json_per_match_and_csv_per_evening(client):
+    evening = new_evening(client)
+    match = new_match(client, evening, ["=SUM(A1)", "Bob"], stake="1")
+    penalty(client, match["id"], 1, match["key"])
+    figures = client.get(f"/api/matches/{match['id']}/figures").get_json()
+    assert [p["figures"]["minus_points"] for p in figures["players"]] == [0, 22]
+    assert [p["figures"]["won"] for p in figures["players"]] == [1, 0]
+    response = client.get(f"/api/evenings/{evening['id']}/figures.csv")
+    assert response.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows[0][:4] == ["match", "game", "name", "net"]
+    assert rows[1][:4] == ["evening", "", "'=SUM(A1)", "2.00"]
+    assert rows[4][:4] == [match["id"], "ogorek", "Bob", "-2.00"]
+    assert client.get("/api/evenings/nope/figures.csv").status_code == 404
+
+
+def test_only_names_are_made_inert_in_the_csv(client, monkeypatch):
+    import api.store
+    monkeypatch.setattr(api.store, "new_match_id", lambda: "-AbC_123")
+    evening = client.post("/api/evenings", json={"name": "Friday", "currency": "PLN"}).get_json()
+    assert evening["id"] == "-AbC_123"
+    monkeypatch.setattr(api.store, "new_match_id", lambda: "-xYz")
+    new_match(client, evening, ["-Ann", "@Bob", "+Cid"])
+    rows = list(csv.reader(io.StringIO(client.get("/api/evenings/-AbC_123/figures.csv").get_data(as_text=True))))
+    assert [row[2] for row in rows[1:4]] == ["'-Ann", "'@Bob", "'+Cid"]
+    assert rows[4][0] == "-xYz"
+
+
+def test_the_evening_qr_code_holds_the_evening_link_and_no_key(client, tmp_path):
+    from conftest import ContractClient
+    from test_follow_qr import dark_modules, symbol_of
+
+    from api import create_app
+
+    evening = new_evening(client)
+    response = client.get(f"/api/evenings/{evening['id']}/qr.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert evening["key"].encode() not in response.data
+    assert response.headers["Cache-Control"] == "private, max-age=86400"
+    link = f"http://localhost/?e={evening['id']}"
+    assert dark_modules(response.data) == symbol_of(link, border=2)
+    assert client.get("/api/evenings/nope/qr.svg").status_code == 404
+    public = create_app({"TESTING": True, "DATABASE": str(tmp_path / "public.db"),
+                         "PUBLIC_URL": "https://kibic.example.org"})
+    public.test_client_class = ContractClient
+    other = public.test_client()
+    made = new_evening(other)
+    response = other.get(f"/api/evenings/{made['id']}/qr.svg", headers={"Host": "evil.example"})
+    assert dark_modules(response.data) == symbol_of(f"https://kibic.example.org/?e={made['id']}", border=2)
+    assert response.headers["Cache-Control"] == "public, max-age=86400"

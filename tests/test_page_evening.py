@@ -1,0 +1,104 @@
+"""The evening on the page (`/?e=<id>`): standings over every match, the transfers for the whole night, the
+matches and the figures, in the table's language, on both phone sizes, and followed live."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest_browser import PHONES
+
+pytestmark = pytest.mark.browser
+
+WORDS = {
+    "en-US": ("If we stopped now", "Bob pays Ann 2.00 PLN", "Figures", "playing"),
+    "pl-PL": ("Gdybyśmy skończyli teraz", "Bob płaci Ann: 2,00 PLN", "Statystyki", "w toku"),
+    "ru-RU": ("Если бы мы закончили сейчас", "Bob платит Ann: 2,00 PLN", "Статистика", "идёт"),
+}
+
+
+def an_evening(server_api) -> tuple[dict, dict]:
+    """An evening of two Ogórek matches: the first over (Ann wins), the second being played."""
+    evening = server_api.post("/api/evenings", {"name": "Piątek", "currency": "PLN"})
+    first = server_api.post("/api/matches", {"game": "ogorek", "players": ["Ann", "Bob"], "stake": "1",
+                                             "evening": evening["id"]}, key=evening["key"])
+    server_api.post(f"/api/matches/{first['id']}/events", {"type": "penalty", "seat": 1, "points": 22},
+                    key=evening["key"])
+    second = server_api.post("/api/matches", {"game": "ogorek", "players": ["bob", "ANN", "Cid"],
+                                              "evening": evening["id"]}, key=evening["key"])
+    return evening, second
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+@pytest.mark.parametrize("size", list(PHONES))
+def test_the_evening_shows_standings_transfers_and_figures(new_phone, server_api, locale, size):
+    evening, _ = an_evening(server_api)
+    phone = new_phone(locale=locale, viewport=PHONES[size])
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening")
+    heading, transfer, figures, playing = WORDS[locale]
+    assert phone.text(".evening h1") == "Piątek"
+    assert phone.page.locator(".evening h2").first.inner_text() == heading
+    assert phone.page.locator(".evening .transfer").all_inner_texts() == [transfer]
+    assert phone.page.locator(".standings tbody th").all_inner_texts() == ["Ann", "Cid", "Bob"]
+    assert phone.page.locator(".evening-matches li").count() == 2
+    assert playing in phone.page.locator(".evening-matches li").nth(1).inner_text()
+    assert figures in phone.text(".evening")
+    ann = phone.page.locator(".figures-table tbody tr").nth(0).locator("td").all_inner_texts()
+    assert ann[:3] == ["2", "1", "1 · 1"]  # two matches, one won; first in both (the second as it stands)
+    assert phone.page.locator(".evening-chart rect").count() == 3
+    phone.page.wait_for_function("() => document.querySelector('.evening img.qr').naturalWidth > 0")  # it loads
+    overflow = phone.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, "the evening is wider than the phone"
+    phone.screenshot(f"evening-{locale}-{size}")
+
+
+def test_the_evening_follows_the_table_live(phone, server_api):
+    evening, second = an_evening(server_api)
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening .transfer")
+    server_api.post(f"/api/matches/{second['id']}/events", {"type": "penalty", "seat": 2, "points": 22},
+                    key=second["key"])  # Cid out: the second match stands at Bob and Ann sharing first
+    phone.page.wait_for_function("() => document.querySelector('.standings tbody th').textContent === 'Ann'"
+                                 " && document.querySelectorAll('.figures-table tbody tr')[2]"
+                                 ".textContent.includes('22')")
+    assert phone.page.locator(".figures-table tbody tr").nth(2).locator("td").nth(3).inner_text() == "22"
+    assert "Piątek" in (phone.page.evaluate("() => localStorage.getItem('kibic.evenings')") or "")
+
+
+def test_an_evening_is_started_on_the_page_and_its_next_match_seats_the_same_people_anew(phone, server_api):
+    page = phone.open("/").page
+    phone.click("#evening-new")
+    page.wait_for_selector("form.evening-new")
+    assert page.input_value("#evening-currency") == "EUR"
+    page.fill("#evening-name", "Friday")
+    phone.click("#evening-start")
+    page.wait_for_selector("form.next-match")
+    evening_id = re.search(r"\?e=([^&#]+)", page.url).group(1)
+    for index, name in enumerate(["Ann", "Bob", "Cid"]):
+        page.fill(f"#next-player-{index}", name)
+    page.fill("#next-stake", "0,50")
+    phone.screenshot("evening-next-match-first")
+    phone.click("#next-start")
+    page.wait_for_url(re.compile(r"\?m="))
+    page.wait_for_selector(".tab-panel")
+    match_id = re.search(r"\?m=([^&#]+)", page.url).group(1)
+    assert page.locator("#bottom").is_visible()  # this phone scores the match: it holds its key
+    evening = server_api(f"/api/evenings/{evening_id}")
+    assert [m["id"] for m in evening["matches"]] == [match_id]
+    assert evening["matches"][0]["stake"] == "0.50" and evening["currency"] == "EUR"
+
+    phone.open("/")
+    assert page.locator(".evening-entry li").all_inner_texts() == ["Friday"]
+    phone.click(".evening-entry li a")
+    page.wait_for_selector("form.next-match")
+    assert [page.input_value(f"#next-player-{i}") for i in range(3)] == ["Bob", "Cid", "Ann"]
+    assert page.input_value("#next-stake") == "0.50"
+    phone.screenshot("evening-next-match-prefilled")
+
+
+def test_a_phone_without_the_evening_key_only_follows(phone, server_api):
+    evening, _ = an_evening(server_api)
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening")
+    assert phone.page.locator("form.next-match").count() == 0

@@ -1,0 +1,217 @@
+// An evening at one table (`?e=<id>`): its standings over every match, the fewest transfers that settle the
+// night, its matches and the figures, followed live; it shows no card. `?e=new` starts one. The phone that
+// started it keeps the evening's key and starts its next matches with the same people, seated anew.
+
+import { request } from "./api.js";
+import { openBigScreen } from "./bigscreen.js";
+import { h, s } from "./dom.js";
+import { has, language, moneyText, t } from "./i18n.js";
+import { local, randomKey } from "./local.js";
+
+const POLL_MS = 3000;
+const FIGURES = ["matches", "won", "places", "minus_points", "lives_lost", "exact_bids_pct", "illegal_found",
+                 "illegal_let_stand"];
+
+const CURRENCY = { pl: "PLN", ru: "RUB", en: "EUR" };
+
+const evenings = (id) => `api/evenings/${encodeURIComponent(id)}`;
+const eveningKey = (id) => local.get(`evening_key.${id}`);
+
+function problem(error) {
+  return has(`code.${error.code}`) ? t(`code.${error.code}`) : error.message;
+}
+
+/** The start page's way to an evening: start one, or open one this phone started or followed. */
+export function eveningEntry() {
+  const known = local.get("evenings") || [];
+  return h("section", { class: "evening-entry" },
+    h("h2", { text: t("evening.several") }),
+    h("a", { class: "secondary wide", id: "evening-new", href: "?e=new", text: t("evening.start") }),
+    known.length ? h("ul", {}, known.map((e) => h("li", {},
+      h("a", { href: `?e=${encodeURIComponent(e.id)}`, text: e.name })))) : null);
+}
+
+function newEveningForm(root) {
+  const name = h("input", { id: "evening-name", type: "text", maxlength: 80, autocomplete: "off" });
+  const currency = h("input", { id: "evening-currency", type: "text", maxlength: 3, autocomplete: "off",
+                                value: CURRENCY[language()] || "EUR" });
+  const said = h("p", { class: "hint", role: "alert" });
+  const button = h("button", { type: "submit", class: "primary wide", id: "evening-start", text: t("evening.start") });
+  const submit = async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    try {
+      const { data } = await request("POST", "api/evenings", { body: { name: name.value, currency: currency.value } });
+      local.set(`evening_key.${data.id}`, data.key);
+      location.href = `?e=${encodeURIComponent(data.id)}`;
+    } catch (error) {
+      said.textContent = problem(error);
+      button.disabled = false;
+    }
+  };
+  root.replaceChildren(h("form", { class: "setup evening-new", novalidate: true, on: { submit } },
+    h("h1", { text: t("evening.start") }),
+    h("label", { for: "evening-name", text: t("evening.name") }), name,
+    h("label", { for: "evening-currency", text: t("evening.currency") }), currency,
+    said, button));
+}
+
+/** The next match of the evening: the last match's game, stake and people, each moved one seat on. */
+function nextMatchForm(evening, games, key) {
+  const last = evening.matches[evening.matches.length - 1];
+  const names = last ? last.players.map((p) => p.name) : ["", "", "", ""];
+  const seated = [...names.slice(1), ...names.slice(0, 1)];
+  const game = h("select", { id: "next-game" }, (games || []).map((g) => h("option", { value: g.game,
+    selected: last ? g.game === last.game : false, text: gameTitle(g.game, games) })));
+  const players = seated.map((name, index) => h("input", { id: `next-player-${index}`, class: "player-name",
+    type: "text", value: name, maxlength: 40, autocomplete: "off",
+    "aria-label": t("setup.player_n", { n: index + 1 }), placeholder: t("setup.player_n", { n: index + 1 }) }));
+  const stake = h("input", { id: "next-stake", type: "text", inputmode: "decimal", autocomplete: "off",
+                             value: last && Number(last.stake) ? last.stake : "" });
+  const said = h("p", { class: "hint", role: "alert" });
+  const button = h("button", { type: "submit", class: "primary wide", id: "next-start", text: t("evening.next") });
+  const creation = randomKey(); // a second tap retries the same creation: one match, never two
+  const submit = async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    const body = { game: game.value, players: players.map((p) => p.value.trim()).filter(Boolean),
+                   stake: stake.value.trim().replace(",", ".") || null, evening: evening.id };
+    try {
+      const { data } = await request("POST", "api/matches", { body, key, idempotencyKey: creation });
+      local.setKey(data.id, data.key);
+      local.remember(data);
+      location.href = `?m=${encodeURIComponent(data.id)}`;
+    } catch (error) {
+      said.textContent = problem(error);
+      button.disabled = false;
+    }
+  };
+  return h("form", { class: "setup next-match", novalidate: true, on: { submit } },
+    h("h2", { text: t("evening.next") }),
+    h("label", { for: "next-game", text: t("evening.game") }), game,
+    h("label", { text: t("evening.players") }), players,
+    h("label", { for: "next-stake", text: t("evening.stake", { currency: evening.currency }) }), stake,
+    said, button);
+}
+
+function gameTitle(name, games) {
+  const game = (games || []).find((g) => g.game === name);
+  return has(`game.${name}.title`) ? t(`game.${name}.title`) : (game ? game.title : name);
+}
+
+function figureText(name, value) {
+  if (value === null || value === undefined) return "–";
+  if (name === "places") return value.join(" · ") || "–";
+  if (name === "exact_bids_pct") return `${value}%`;
+  return String(value);
+}
+
+function netClass(net) {
+  return ["num", net.startsWith("-") ? "negative" : Number(net) > 0 && "positive"];
+}
+
+/** The nets as horizontal bars around zero, one per person, largest gain first. */
+function netChart(people, currency) {
+  const rows = [...people].sort((a, b) => Number(b.net) - Number(a.net));
+  const widest = Math.max(...rows.map((p) => Math.abs(Number(p.net))), 1);
+  const width = 320;
+  const middle = width / 2;
+  const row = 28;
+  const svg = s("svg", { class: "chart evening-chart", viewBox: `0 0 ${width} ${rows.length * row + 4}`, role: "img",
+                         "aria-label": t("evening.chart") },
+    s("title", { text: t("evening.chart") }),
+    s("line", { class: "grid", x1: middle, x2: middle, y1: 0, y2: rows.length * row + 4 }));
+  rows.forEach((p, i) => {
+    const value = Number(p.net);
+    const length = (Math.abs(value) / widest) * (middle - 4);
+    const y = i * row + 4;
+    svg.append(s("rect", { x: value < 0 ? middle - length : middle, y, width: Math.max(length, 1), height: row - 8,
+                           fill: value < 0 ? "#b3261e" : "#0b5d3b" }));
+    const label = `${p.name} ${moneyText(p.net, currency)}`;
+    svg.append(s("text", { class: "axis", x: value < 0 ? middle + 6 : middle - 6, y: y + row / 2,
+                           "text-anchor": value < 0 ? "start" : "end", text: label }));
+  });
+  return svg;
+}
+
+function figuresTable(people) {
+  return h("div", { class: "table-scroll" }, h("table", { class: "figures-table" },
+    h("caption", { class: "visually-hidden", text: t("evening.figures") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
+      FIGURES.map((name) => h("th", { scope: "col", class: "num", text: t(`figure.${name}`) })))),
+    h("tbody", {}, people.map((p) => h("tr", {},
+      h("th", { scope: "row", text: p.name }),
+      FIGURES.map((name) => h("td", { class: "num", text: figureText(name, p.figures[name]) })))))));
+}
+
+export function eveningView(evening, games) {
+  const currency = evening.currency;
+  const standings = [...evening.people].sort((a, b) => Number(b.net) - Number(a.net));
+  const transfers = evening.transfers.length
+    ? h("ul", { class: "transfers" }, evening.transfers.map((tr) => h("li", { class: "transfer" },
+      t("money.pays", { from: tr.from, to: tr.to, amount: moneyText(tr.amount, currency) }))))
+    : h("p", { class: "hint", text: t("money.nobody_pays") });
+  const matches = evening.matches.length
+    ? h("ol", { class: "evening-matches" }, evening.matches.map((m) => h("li", {},
+      h("a", { href: `?m=${encodeURIComponent(m.id)}`, text: gameTitle(m.game, games) }),
+      ` · ${m.players.map((p) => p.name).join(", ")} · `,
+      t(m.final ? "evening.finished" : "evening.playing"))))
+    : h("p", { class: "hint", text: t("evening.none") });
+  return h("section", { class: "panel evening" },
+    h("h1", { text: evening.name }),
+    h("h2", { text: evening.final ? t("money.final") : t("money.if_now") }),
+    h("div", { class: "table-scroll" }, h("table", { class: "standings" },
+      h("caption", { class: "visually-hidden", text: t("evening.standings") }),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
+        h("th", { scope: "col", class: "num", text: t("money.net") }))),
+      h("tbody", {}, standings.map((p) => h("tr", {}, h("th", { scope: "row", text: p.name }),
+        h("td", { class: netClass(p.net), text: moneyText(p.net, currency) })))))),
+    evening.people.length ? netChart(evening.people, currency) : null,
+    transfers,
+    h("h2", { text: t("evening.matches") }),
+    matches,
+    h("h2", { text: t("evening.figures") }),
+    evening.people.length ? figuresTable(evening.people) : h("p", { class: "hint", text: t("evening.none") }),
+    h("p", {}, h("a", { href: `${evenings(evening.id)}/figures.csv`, download: "", text: t("evening.csv") })),
+    h("p", {}, h("a", { href: `?e=${encodeURIComponent(evening.id)}&screen`, text: t("evening.big_screen") })),
+    h("h2", { text: t("evening.follow") }),
+    h("img", { class: "qr", src: `${evenings(evening.id)}/qr.svg`, alt: t("evening.follow"), width: 220, height: 220 }));
+}
+
+/**
+ * Shows the evening in `root` and keeps it up to date, redrawn only when something changed; the next match's
+ * form (on the phone with the evening's key) is drawn once, so that nothing changes under a finger.
+ */
+export async function openEvening(root, id, games) {
+  if (id === "new") {
+    newEveningForm(root);
+    return;
+  }
+  if (new URLSearchParams(location.search).has("screen")) {
+    await openBigScreen(root, id, games);
+    return;
+  }
+  let shown = "";
+  const view = h("div");
+  const next = h("div");
+  const draw = async () => {
+    try {
+      const { data } = await request("GET", evenings(id));
+      const text = JSON.stringify(data);
+      if (!shown) {
+        root.replaceChildren(view, next);
+        if (eveningKey(id)) next.replaceChildren(nextMatchForm(data, games, eveningKey(id)));
+      }
+      if (text !== shown) {
+        shown = text;
+        view.replaceChildren(eveningView(data, games));
+        const others = (local.get("evenings") || []).filter((e) => e.id !== id);
+        local.set("evenings", [{ id, name: data.name, at: Date.now() }, ...others].slice(0, 8));
+      }
+    } catch (error) {
+      if (!shown) root.replaceChildren(h("p", { class: "loading", text: t(`code.${error.code}`) }));
+    }
+    setTimeout(draw, POLL_MS);
+  };
+  await draw();
+}
