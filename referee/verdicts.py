@@ -98,6 +98,7 @@ CODES: dict[str, Code] = {
     "bad_players": invalid("The players are 2 or more names, as many as the game seats."),
     "bad_stake": invalid("The stake is a decimal amount."),
     "bad_currency": invalid("The currency is a short text."),
+    "bad_evening_name": invalid("An evening's name is 1 to 80 characters of one line."),
 }
 """Every verdict code the engine gives, with its HTTP status, whether it is forceable, and a sentence: the one
 list the API, the contract and the page's words follow."""
