@@ -11,8 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-import segno
-from flask import Blueprint, Response, current_app, make_response, request, url_for
+from flask import Blueprint, Response, make_response, request, url_for
 from marshmallow import Schema, fields, validate
 from sqlite_utils import Database
 
@@ -101,17 +100,7 @@ def get_evening_figures(evening_id: str):
 def get_evening_qr(evening_id: str):
     """A QR code of the page's link to the evening (`/?e=<id>`), built as the match's follow code is."""
     evening_row(store.get_db(), evening_id)
-    public = current_app.config.get("PUBLIC_URL")
-    if public:
-        link = f"{public.rstrip('/')}{url_for('webui.index', e=evening_id)}"
-    else:
-        link = url_for("webui.index", e=evening_id, _external=True)
-    svg = io.BytesIO()
-    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
-                                     xmldecl=False, title="Follow the evening")
-    response = Response(svg.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
-    return response
+    return views.follow_qr("Follow the evening", e=evening_id)
 
 
 @bp.get("/api/matches/<match_id>/figures")

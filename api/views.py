@@ -112,14 +112,19 @@ def get_follow_qr(match_id: str):
     shared cache may keep the code (another request's Host would otherwise be served to everyone).
     """
     store.match_row(store.get_db(), match_id)
+    return follow_qr("Follow the match", m=match_id)
+
+
+def follow_qr(title: str, **query: str) -> Response:
+    """An SVG QR code of the page's link with `query`, from the configured public address when there is one."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
-        link = f"{public.rstrip('/')}{url_for('webui.index', m=match_id)}"
+        link = f"{public.rstrip('/')}{url_for('webui.index', **query)}"
     else:
-        link = url_for("webui.index", m=match_id, _external=True)
+        link = url_for("webui.index", _external=True, **query)
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
-                                     xmldecl=False, title="Follow the match")
+                                     xmldecl=False, title=title)
     response = Response(svg.getvalue(), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
     return response

@@ -8,15 +8,13 @@ One client thread, non-blocking sockets read with `selectors`; bounded in count 
 
 from __future__ import annotations
 
-import json
 import selectors
 import socket
 import time
-from http.client import HTTPConnection
 from urllib.parse import urlsplit
 
 import pytest
-from gunicorn_server import serve
+from gunicorn_server import call, serve
 
 TABLES = 20
 FOLLOWERS = 100  # per table: 2,000 streams in all
@@ -27,17 +25,7 @@ FOLLOW_SECONDS = 5.0  # for every follower of the tapped table to get the last t
 
 
 def phone(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
-    url = urlsplit(base)
-    connection = HTTPConnection(url.hostname, url.port, timeout=PHONE_TIMEOUT)
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    try:
-        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
+    return call(base, method, path, body, key, timeout=PHONE_TIMEOUT)
 
 
 class Followers:
