@@ -96,15 +96,13 @@ def schema_name(game: str) -> str:
 
 
 def option_schema(option) -> dict:
-    """An option's schema from the engine's Option: its type, choices or limits, default and description."""
-    kind = {"boolean": "boolean", "integer": "integer", "choice": "string"}[option.kind]
-    schema: dict = {"type": kind}
-    if option.choices:
-        schema["enum"] = list(option.choices)
-    if option.minimum is not None:
-        schema["minimum"] = option.minimum
-    if option.maximum is not None:
-        schema["maximum"] = option.maximum
+    """An option's schema from the engine's description of it: its type, choices or limits, default and
+    description."""
+    described = option.describe()
+    schema: dict = {"type": {"boolean": "boolean", "integer": "integer", "choice": "string"}[option.kind]}
+    if "choices" in described:
+        schema["enum"] = described["choices"]
+    schema |= {limit: described[limit] for limit in ("minimum", "maximum") if limit in described}
     return {**schema, "default": option.default, "description": option.description}
 
 
