@@ -70,9 +70,8 @@ def create_evening():
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
     evening_id, key = store.new_match_id(), store.new_key()
     db = store.get_db()
-    with db.atomic():
-        db.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
-                   [evening_id, name, currency, store.now(), store.hash_key(key)])
+    store.write(db, [("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
+                      [evening_id, name, currency, store.now(), store.hash_key(key)])])
     location = url_for("evenings.get_evening", evening_id=evening_id)
     return {**standing(db, evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
 
@@ -180,11 +179,11 @@ def joining(evening_id: str | None, match: Match) -> dict | None:
 
 def insert_match(evening: dict | None, db: Database, match_id: str, *args) -> None:
     """Stores a new match (`store.insert_match`) and, in the same transaction, its place in the evening."""
-    with db.atomic():
-        store.insert_match(db, match_id, *args)
-        if evening is not None:
-            db.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
-                       [match_id, evening["id"], store.now()])
+    statements = [store.match_insert(match_id, *args)]
+    if evening is not None:
+        statements.append(("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
+                           [match_id, evening["id"], store.now()]))
+    store.write(db, statements)
 
 
 def key_opens(db: Database, match_id: str, key: str) -> bool:

@@ -8,9 +8,9 @@ on it, and the second one learns that the log moved on. Each write is one transa
 That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
 inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
 lock while the referee decides (the unique index on a creation's Idempotency-Key does the same for
-matches). Each write transaction is a single INSERT: it takes the write lock at its first statement and
-waits up to the busy timeout for it, as `BEGIN IMMEDIATE` would (migrations, which read then write,
-use `BEGIN IMMEDIATE`).
+matches). A write is a few INSERTs, all or none, handed to the process's writer (`Connections.write`):
+real threads, off the server's loop, commit with `BEGIN IMMEDIATE` (waiting up to the busy timeout for
+the other processes) the writes queued meanwhile, each in a savepoint of its own, one sync for them all.
 
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
@@ -23,6 +23,7 @@ other processes stored since, and rebuilds the match from its log only when it i
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import hmac
 import json
@@ -32,9 +33,11 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -53,6 +56,7 @@ SERVER_SECRET = "kibic.server_secret"
 CONNECTIONS = "kibic.connections"
 IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most of the time
 SQLITE_MAGIC = b"SQLite format 3\0"
+WRITE_THREADS = 4  # per process: real threads that commit, one at a time (the others wait for its commit)
 HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 
@@ -173,47 +177,148 @@ def file_identity(path: str) -> tuple[int, ...]:
     return found.st_dev, found.st_ino, found.st_size, found.st_ctime_ns
 
 
-def check_header(path: str) -> None:
-    """Raises the 503 for a damaged file when the file at `path` is no SQLite database, or shorter than its
-    header says: what SQLite itself would find only later, reading a page its write-ahead log does not hold.
-    Read when the file changed (100 bytes), before a connection is opened on it. A checkpoint writes the
-    header first and the pages after it: a file found short is looked at again for a moment."""
-    for wait in HEADER_WAITS:
-        if header_intact(path):
-            return
-        time.sleep(wait)
-    if not header_intact(path):
-        log.error("the database file %s is no SQLite database or shorter than its header says", path)
-        raise storage_unavailable("corrupt", "the database file is damaged")
+class DamagedFile(Exception):
+    """The file is no SQLite database, or shorter than its header says (raised where no request is at hand:
+    the request that waits for it answers the 503)."""
+
+    def __init__(self, reason: str, cause: str):
+        super().__init__(reason, cause)
+        self.reason, self.cause = reason, cause
 
 
-def header_intact(path: str) -> bool:
-    try:
-        with open(path, "rb") as file:
-            head, size = file.read(100), os.fstat(file.fileno()).st_size
-    except FileNotFoundError as exc:
-        raise storage_unavailable("missing", "the database file or its folder is missing") from exc
-    except OSError as exc:
-        raise storage_unavailable("io_error", "the disk reports an error") from exc
+class HeaderReader:
+    """Reads the 100 bytes of the database file's header, through files it opens once and never closes.
+
+    Never closed, because closing any file descriptor of a file drops every POSIX lock the process holds on
+    it, SQLite's included: the read lock its connections keep on a WAL database. Another process closing
+    its last connection would then take the file for itself, checkpoint and delete the write-ahead log
+    under this process's connections, and the commits they make after that go to a deleted file (lost),
+    the next readers finding the database malformed. SQLite keeps its own files open while it holds locks
+    for this reason; this reader does the same, with one file per database file it has met (a new one
+    only when the file is replaced). They are closed with the reader, when its process no longer holds it.
+    """
+
+    def __init__(self):
+        self.files: dict[tuple[int, ...], int] = {}
+        self.largest: dict[tuple[int, int], int] = {}  # the largest size each file had when it was found whole
+        self.lock = real_lock()
+        weakref.finalize(self, close_files, self.files)
+
+    def read(self, path: str) -> tuple[bytes, int, tuple[int, int]]:
+        """The header and the size of the file at `path` now, and the file's device and inode."""
+        found = os.stat(path)
+        file = found.st_dev, found.st_ino
+        with self.lock:
+            fd = self.files.get(file)
+        if fd is None:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            opened = os.fstat(fd)  # the file opened, which may have been replaced since the stat
+            file = opened.st_dev, opened.st_ino
+            with self.lock:
+                if self.files.setdefault(file, fd) != fd:  # opened twice at once: both kept
+                    self.files[(*file, fd)] = fd
+        return os.pread(fd, 100, 0), os.fstat(fd).st_size, file
+
+    def fault(self, path: str, sleep=time.sleep) -> tuple[str, str] | None:
+        """Why the file at `path` is no usable database (a reason and a cause), or None when it is one.
+
+        SQLite never makes a database file shorter (Kibic does not vacuum), so a file met before is checked
+        against the largest size it had: one that grew is whole. A file met for the first time, or found
+        shorter than before (cut short, or a copy put back in its place), is checked against the page count
+        its header gives; a checkpoint writes that header before the pages that grow the file, so a file
+        found short is looked at again for a moment (with `sleep`, a cooperative one on the server's loop)."""
+        for wait in (*HEADER_WAITS, None):
+            try:
+                head, size, file = self.read(path)
+            except FileNotFoundError:
+                return "missing", "the database file or its folder is missing"
+            except OSError:
+                return "io_error", "the disk reports an error"
+            with self.lock:
+                largest = self.largest.get(file)
+            if head.startswith(SQLITE_MAGIC) and (largest is not None and size >= largest or header_intact(head, size)):
+                with self.lock:
+                    self.largest[file] = size
+                return None
+            if wait is not None:
+                sleep(wait)
+        return "corrupt", "the database file is damaged"
+
+
+def close_files(files: dict) -> None:
+    for fd in files.values():
+        os.close(fd)
+
+
+def header_intact(head: bytes, size: int) -> bool:
+    """Whether a header says SQLite and a file of at least the pages it counts."""
     page_size = int.from_bytes(head[16:18], "big") if len(head) == 100 else 0
     pages = int.from_bytes(head[28:32], "big") if head[24:28] == head[92:96] else 0  # valid only when they match
     return head.startswith(SQLITE_MAGIC) and size >= pages * (65536 if page_size == 1 else page_size)
 
 
-class Connections:
-    """The connections a server process holds open to its database, lent to one request (thread or greenlet)
-    at a time and kept for the next: opening one per request would make SQLite checkpoint and delete its
-    write-ahead log at every request's close, several syncs where the commit's one would do.
+def real_lock():
+    """A lock of the operating system's, even where gevent made `threading`'s cooperative: it is also taken
+    by the writer's threads, which are real ones."""
+    return original("_thread", "allocate_lock")()
 
-    A connection is lent only while the file is the one it opened: a file replaced, damaged, changed in
+
+def original(module: str, name: str):
+    """`module.name` as the standard library has it, before gevent patched it (if it did)."""
+    try:
+        from gevent.monkey import get_original
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return getattr(__import__(module), name)
+    return get_original(module, name)
+
+
+def on_gevent_loop() -> bool:
+    """Whether this process runs gevent's loop (gunicorn's gevent workers patch `threading`)."""
+    try:
+        from gevent.monkey import is_module_patched
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return False
+    return is_module_patched("threading")
+
+
+@dataclass(eq=False)
+class Write:
+    """Statements to commit as one, and what became of them."""
+
+    statements: list[tuple[str, list]]
+    done: bool = False
+    error: BaseException | None = None
+
+
+class Connections:
+    """The connections a server process holds open to its database: connections that read, lent to one
+    request (thread or greenlet) at a time and kept for the next, and one that writes (`write`).
+    Opening one per request would make SQLite checkpoint and delete its write-ahead log at every
+    request's close, several syncs where the commit's one would do.
+
+    A connection is used only while the file is the one it opened: a file replaced, damaged, changed in
     mode or checkpointed since is opened again (a stat per request), so that a fault shows as a fresh
     process would see it. A missing file is a fault, never a new empty store.
+
+    Writes are committed by real threads, off the server's loop: on gevent's loop every call into SQLite
+    stops every request of the process while it runs, and a commit runs for the time of a sync to disk
+    (or of the wait for another process's write lock). In the thread SQLite lets go of Python's lock
+    while it syncs or waits, and the loop goes on serving. The writes that arrive while a commit runs are
+    committed together in the next transaction, each within a savepoint of its own: one sync to disk for
+    them all, and each still all or nothing (one refused by a key does not stop the others). A write is
+    answered only once its transaction is committed.
     """
 
     def __init__(self, path: str, idle: int = IDLE_CONNECTIONS):
         self.path, self.idle = path, idle
         self.free: list[tuple[Database, tuple[int, ...]]] = []
         self.lock = threading.Lock()
+        self.headers = HeaderReader()
+        self.queued: list[Write] = []
+        self.queue_lock = real_lock()
+        self.committing = real_lock()  # held by the thread that commits, for the whole transaction
+        self.writer: Database | None = None  # used only by the thread that holds `committing`
+        self.threads = None  # gevent's pool of real threads, made in the process that serves
 
     def take(self) -> Database:
         """A connection to the file as it is now, for one request alone."""
@@ -228,14 +333,25 @@ class Connections:
             held = self.free.pop()[0] if self.free else None
         try:
             if held is None:
-                if identity is not None:
-                    check_header(self.path)
-                held = connect(self.path)  # raises SQLITE_CANTOPEN (503 "missing") when the file is gone
-                held.identity = identity
+                held = self.open(identity, time.sleep)
+                if isinstance(held, DamagedFile):
+                    log.error("the database file %s is no SQLite database or shorter than its header says", self.path)
+                    raise storage_unavailable(held.reason, held.cause)
+                held.held_by = self
             return held
         finally:  # closed once the new one is open: the last connection to close checkpoints the log
             for db in stale:
                 db.close()
+
+    def open(self, identity: tuple[int, ...] | None, sleep) -> Database | DamagedFile:
+        """A new connection to the file, once its header is found intact (the file's `identity` is noted on it)."""
+        if identity is not None:
+            fault = self.headers.fault(self.path, sleep)
+            if fault is not None:
+                return DamagedFile(*fault)
+        db = connect(self.path)  # raises SQLITE_CANTOPEN (503 "missing") when the file is gone
+        db.identity = identity
+        return db
 
     def give_back(self, db: Database) -> None:
         """Keeps `db` for the next request; rolls back what a failed request left open."""
@@ -253,11 +369,121 @@ class Connections:
         db.close()
 
     def close(self) -> None:
-        """Closes every connection held idle: the next request opens a new one."""
+        """Closes every connection held idle, and the writer's: the next request opens new ones."""
         with self.lock:
             held, self.free = self.free, []
         for db, _ in held:
             db.close()
+        with self.committing:
+            writer, self.writer = self.writer, None
+        if writer is not None:
+            writer.close()
+
+    # --- writing ---
+
+    def write(self, statements: list[tuple[str, list]]) -> None:
+        """Commits `statements` as one (all or none), durably, before it returns; raises what SQLite raised
+        (`sqlite3.IntegrityError` for a key taken, and the 503s)."""
+        write = Write(statements)
+        with self.queue_lock:
+            self.queued.append(write)
+        if on_gevent_loop():
+            self.thread_pool().apply(self.commit_queued, (write,))
+        else:  # threads or a single one: each commits in its own thread, the writes queued meanwhile with it
+            self.commit_queued(write)
+        if isinstance(write.error, DamagedFile):
+            log.error("the database file %s is no SQLite database or shorter than its header says", self.path)
+            raise storage_unavailable(write.error.reason, write.error.cause)
+        if write.error is not None:
+            raise write.error
+
+    def thread_pool(self):
+        from gevent.threadpool import ThreadPool
+
+        if self.threads is None or self.threads[0] != os.getpid():
+            self.threads = os.getpid(), ThreadPool(WRITE_THREADS)
+        return self.threads[1]
+
+    def commit_queued(self, write: Write) -> None:
+        """In a real thread: commits every queued write, `write` among them, unless a commit took it already."""
+        with self.committing:
+            if write.done:
+                return
+            with self.queue_lock:
+                queued, self.queued = self.queued, []
+            try:
+                self.commit(queued)
+            finally:
+                for each in queued:
+                    each.done = True
+
+    def commit(self, writes: list[Write]) -> None:
+        db = None
+        try:
+            db = self.writing_connection()
+            if isinstance(db, DamagedFile):
+                raise db
+            conn = db.conn
+            conn.execute("BEGIN IMMEDIATE")  # waits for the other processes' writes (the busy timeout)
+            for write in writes:
+                conn.execute("SAVEPOINT write")
+                try:
+                    for sql, parameters in write.statements:
+                        conn.execute(sql, parameters)
+                except sqlite3.Error as exc:
+                    if not conn.in_transaction:  # SQLite rolled the whole transaction back
+                        raise
+                    conn.execute("ROLLBACK TO write")
+                    write.error = exc
+                conn.execute("RELEASE write")
+            conn.execute("COMMIT")
+        except BaseException as exc:  # nothing of the transaction stays: every write in it gets the error
+            self.abandon(db)
+            for write in writes:
+                write.error = copy.copy(exc)
+
+    def writing_connection(self) -> Database | DamagedFile:
+        """The writer's connection to the file as it is now (in the thread that holds `committing`)."""
+        try:
+            identity = file_identity(self.path)
+        except OSError:
+            identity = None
+        if self.writer is not None and identity is not None and self.writer.identity == identity:
+            return self.writer
+        stale, self.writer = self.writer, None
+        try:
+            db = self.open(identity, original("time", "sleep"))
+            if not isinstance(db, DamagedFile):
+                db.conn.isolation_level = None  # its transactions are begun and ended by `commit`
+                self.writer = db
+            return db
+        finally:
+            if stale is not None:
+                stale.close()
+
+    def abandon(self, db: Database | None) -> None:
+        """Rolls back what a failed commit left open; a connection that cannot roll back is closed."""
+        if db is None or isinstance(db, DamagedFile):
+            return
+        try:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            if self.writer is db:
+                self.writer = None
+            db.close()
+
+
+def write(db: Database, statements: list[tuple[str, list]]) -> None:
+    """Commits `statements` as one transaction: through the process's writer when `db` is one of its
+    connections (`Connections.write`), else on `db` itself."""
+    held = getattr(db, "held_by", None)
+    if held is not None:
+        held.write(statements)
+        return
+    with db.atomic():
+        for sql, parameters in statements:
+            db.execute(sql, parameters)
 
 
 def connections(app: Flask | None = None) -> Connections:
@@ -347,9 +573,13 @@ def now() -> str:
 def insert_match(db: Database, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                  request_hash: str | None = None) -> None:
     """Stores a new match; raises `sqlite3.IntegrityError` if its Idempotency-Key already made one."""
-    with db.atomic():
-        db.execute(
-            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+    write(db, [match_insert(match_id, header, key_hash, idempotency_key_hash, request_hash)])
+
+
+def match_insert(match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                 request_hash: str | None = None) -> tuple[str, list]:
+    """The statement that stores a new match (for `write`)."""
+    return ("INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
             "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
              header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
@@ -480,11 +710,9 @@ def append_event(db: Database, match_id: str, event: dict, idempotency_key: str 
                  request_hash: str | None = None) -> None:
     """Stores `event` (with its `seq`); raises `sqlite3.IntegrityError` if that seq or key is taken."""
     payload = {key: value for key, value in event.items() if key != "seq"}
-    with db.atomic():
-        db.execute(
-            "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])
+    write(db, [("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])])
 
 
 def idempotent_event(db: Database, match_id: str, idempotency_key: str) -> dict | None:

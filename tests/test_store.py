@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -100,3 +102,83 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (4,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)
+
+
+HOLD_A_READ = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("SELECT count(*) FROM matches").fetchone()
+db.close()
+"""
+
+
+def test_a_header_check_leaves_the_process_locks_on_the_file_alone(tmp_path):
+    """Closing any file of the database drops every POSIX lock the process holds on it, SQLite's read lock
+    too: another process closing its last connection would then checkpoint and delete the write-ahead log
+    under this process's connections, and their commits would go to a deleted file. The header is read
+    while a connection is lent (so the file is opened for it), then another process opens and closes a
+    connection: the log stays, and what this process commits after is there for a fresh reader."""
+    path = tmp_path / "referee.db"
+    store.migrate(str(path))
+    held = store.Connections(str(path))
+    lent = held.take()
+    lent.execute("SELECT count(*) FROM matches").fetchone()  # this process reads the file in WAL mode
+    second = held.take()  # none idle: a new connection, the header read first
+    assert held.headers.fault(str(path)) is None
+
+    subprocess.run([sys.executable, "-c", HOLD_A_READ, str(path)], check=True, timeout=30)
+
+    assert path.with_name("referee.db-wal").exists()
+    store.write(lent, [("INSERT INTO settings (name, value) VALUES ('after', 'closed')", [])])
+    with sqlite3.connect(path) as fresh:
+        assert fresh.execute("SELECT value FROM settings WHERE name = 'after'").fetchone() == ("closed",)
+    held.give_back(lent), held.give_back(second), held.close()
+
+
+def test_writes_queued_together_commit_together_each_all_or_nothing(db, tmp_path):
+    """Writes queued while another commits go in one transaction, each in a savepoint of its own: one refused
+    by a key is refused alone, and its statements before the refusal are undone."""
+    path = str(tmp_path / "new" / "folder" / "referee.db")
+    held = store.Connections(path)
+    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
+    store.insert_match(db, "m1", header, store.hash_key("k"))
+    event = "INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, 'end', '{}', '')"
+    queued = [store.Write([(event, ["m1", 1])]),
+              store.Write([(event, ["m1", 2]), (event, ["m1", 1])]),  # seq 1 is taken: seq 2 is undone with it
+              store.Write([(event, ["m1", 3])])]
+    held.queued = list(queued)
+    held.commit_queued(queued[0])
+
+    assert [write.done for write in queued] == [True, True, True]
+    assert queued[0].error is None and queued[2].error is None
+    assert isinstance(queued[1].error, sqlite3.IntegrityError)
+    assert [row["seq"] for row in db.query("SELECT seq FROM events WHERE match_id = 'm1'")] == [1, 3]
+    held.close()
+
+
+def test_a_commit_that_fails_fails_every_write_in_it(db, tmp_path):
+    """The transaction cannot commit (the other writer keeps the lock past the busy timeout): every write
+    queued in it gets the error and none is recorded."""
+    path = str(tmp_path / "new" / "folder" / "referee.db")
+    held = store.Connections(path)
+    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
+    store.insert_match(db, "m1", header, store.hash_key("k"))
+    event = "INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, 'end', '{}', '')"
+    queued = [store.Write([(event, ["m1", seq])]) for seq in (1, 2)]
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        writer = held.writing_connection()
+        writer.execute("PRAGMA busy_timeout = 10")
+        held.queued = list(queued)
+        held.commit_queued(queued[0])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+    assert [write.done for write in queued] == [True, True]
+    assert all(isinstance(write.error, sqlite3.OperationalError) for write in queued)
+    assert queued[0].error is not queued[1].error
+    assert queued[0].error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+    assert list(db.query("SELECT seq FROM events")) == []
+    held.close()
