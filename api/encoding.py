@@ -54,15 +54,18 @@ class HistoryText:
     def __init__(self) -> None:
         self.entries: list[dict] = []
         self.parts: list[str] = []
+        self.text = "[]"  # the parts joined, kept until an entry is added
 
     def of(self, history: list[dict]) -> str:
         known = len(self.entries)
         if known > len(history) or any(history[i] is not self.entries[i] for i in (0, known - 1) if known):
-            self.entries, self.parts, known = [], [], 0  # folded again (an undo): the entries are new
-        for entry in history[known:]:
-            self.entries.append(entry)
-            self.parts.append(json.dumps(entry, sort_keys=True, separators=(",", ":")))
-        return "[" + ",".join(self.parts) + "]"
+            self.entries, self.parts, self.text, known = [], [], "[]", 0  # folded again (an undo): the entries are new
+        if len(history) > known:
+            for entry in history[known:]:
+                self.entries.append(entry)
+                self.parts.append(json.dumps(entry, sort_keys=True, separators=(",", ":")))
+            self.text = "[" + ",".join(self.parts) + "]"
+        return self.text
 
 
 _texts: weakref.WeakKeyDictionary[Match, HistoryText] = weakref.WeakKeyDictionary()

@@ -425,6 +425,11 @@ class Connections:
                 raise db
             conn = db.conn
             conn.execute("BEGIN IMMEDIATE")  # waits for the other processes' writes (the busy timeout)
+            if len(writes) == 1:  # alone in its transaction: all or nothing without a savepoint
+                for sql, parameters in writes[0].statements:
+                    conn.execute(sql, parameters)
+                conn.execute("COMMIT")
+                return
             for write in writes:
                 conn.execute("SAVEPOINT write")
                 try:
