@@ -98,12 +98,8 @@ class Writer:
             self.server.up.wait(timeout=30)
             request = urllib.request.Request(self.server.base + path, data=data, headers=headers, method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=15) as response:
-                    status, answer = response.status, json.loads(response.read())
-            except urllib.error.HTTPError as error:
-                with error:
-                    status, answer = error.code, json.loads(error.read())
-            except NO_ANSWER:
+                status, answer = exchange(request)
+            except NO_ANSWER:  # a body cut by the kill too (a 409's as well as a 201's): asked again
                 with self.tally.lock:
                     self.tally.unanswered.add(idempotency_key)
                 time.sleep(0.01)
@@ -162,6 +158,16 @@ class Writer:
         """A new table every moment: each match created and its first deal drawn by lot."""
         while not self.stop.is_set():
             self.log(self.create(["Jan", "Ewa", "Piotr"]), "events", {"type": "deal"})
+
+
+def exchange(request: urllib.request.Request) -> tuple[int, dict]:
+    """The status and the JSON body of the answer to `request`, whatever its status."""
+    try:
+        with urllib.request.urlopen(request, timeout=15) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.loads(error.read())
 
 
 def get(server: Server, path: str) -> dict:
