@@ -15,6 +15,7 @@ cards known to lie in a hand, who may still hold a card).
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import unicodedata
@@ -208,7 +209,7 @@ class Match:
         return {
             "game": self.game.name,
             "options": dict(self.options),
-            "rules": self.game.rules(self.options, len(self.players)),
+            "rules": rules(self.game, self.options, len(self.players)),
             "stake": str(self.stake),
             "currency": self.currency,
             "status": "finished" if state.finished else "playing",
@@ -239,6 +240,20 @@ class Match:
                          "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],
             "transfers": [{**t, "amount": show(t["amount"])} for t in money["transfers"]],
         }
+
+
+def rules(game: Game, options: dict, players: int) -> dict:
+    """`game.rules(options, players)`, worked out once for every match played with the same options and number
+    of players (shared: it is read, never changed)."""
+    try:
+        return _rules(game, tuple(sorted(options.items())), players)
+    except TypeError:  # an option's value that is a list or a dict: worked out each time
+        return game.rules(options, players)
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(game: Game, options: tuple, players: int) -> dict:
+    return game.rules(dict(options), players)
 
 
 def without_hands(event: dict) -> dict:
