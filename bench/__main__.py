@@ -35,16 +35,22 @@ def main() -> None:
         kibic_env = {"REFEREE_DB": str(Path(folder) / "kibic" / "referee.db")}
         baseline_env = {"BASELINE_DB": str(Path(folder) / "baseline.db")}
         baseline.prepare(baseline_env["BASELINE_DB"])
-        with servers.gunicorn("api:create_app()", kibic_env) as kibic, \
-                servers.gunicorn("bench.baseline:create_app()", baseline_env) as floor:
+        kibic_server = servers.Gunicorn("api:create_app()", kibic_env, servers.WORKERS)
+        floor_server = servers.Gunicorn("bench.baseline:create_app()", baseline_env, servers.WORKERS)
+        try:
+            kibic, floor = kibic_server.start(), floor_server.start()
+            masters = kibic_server.process.pid, floor_server.process.pid
             print("2. HTTP: one client, Kibic and the baseline in turn ...", flush=True)
             results["service"] = load.service_times(kibic, floor, rounds=40 if quick else 600,
                                                     seconds=10 if quick else 90)
             print(f"   {args.clients} clients writing at once: the baseline, then Kibic ...", flush=True)
             results["baseline_load"], results["kibic_load"] = load.writes_at_once(
-                kibic, floor, args.clients, seconds=3 if quick else 20)
+                kibic, floor, args.clients, seconds=3 if quick else 20, masters=masters)
             print("3. growth: one long match, logged through HTTP ...", flush=True)
             results["growth"] = load.growth(kibic, late=300 if quick else 5000, rounds=10 if quick else 200)
+        finally:
+            kibic_server.stop()
+            floor_server.stop()
 
     with tempfile.TemporaryDirectory(prefix="kibic-bench-") as folder:
         server = servers.Gunicorn(env={"REFEREE_DB": str(Path(folder) / "referee.db")})

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import resource
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,10 @@ class Step:
     missed: int = 0  # taps whose message a follower never got within the step
     errors: list[str] = field(default_factory=list)
     rss_mib: float = 0.0  # the server's workers' resident memory at the end of the step
+    server_cpu: float = 0.0  # CPU seconds the server's workers used during the step
+    client_cpu: float = 0.0  # CPU seconds this client used during the step
+    wall: float = 0.0  # the whole step's wall time: its tables set up, tapping, the last messages awaited
+    load: float = 0.0  # the machine's load average (1 minute) at the end of the step: other work on its cores
 
     def tap_p99(self) -> float:
         return percentile(self.taps, 0.99) if self.taps else float("inf")
@@ -211,13 +217,31 @@ def worker_rss(master: int) -> float:
     return total / 2**20
 
 
+def worker_cpu(master: int) -> float:
+    """The CPU seconds the server's workers (the master's children) used so far, all their threads."""
+    total = 0
+    for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(base: str, master: int, seconds: float, steps: tuple[int, ...] = STEPS) -> list[Step]:
     """Steps of growing numbers of tables until one misses a goal (the first step that misses is the last)."""
     played = logs()
     done = []
     for tables in steps:
         print(f"   {tables} tables ...", flush=True)
+        server, client, began = worker_cpu(master), own_cpu(), time.perf_counter()
         step = asyncio.run(run_step(base, tables, seconds, played))
+        step.server_cpu, step.client_cpu = worker_cpu(master) - server, own_cpu() - client
+        step.wall = time.perf_counter() - began
+        step.load = os.getloadavg()[0]
         step.rss_mib = worker_rss(master)
         done.append(step)
         if not step.held():

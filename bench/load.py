@@ -38,6 +38,7 @@ class Run:
 
     seconds: float = 0.0
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    cpu: float = 0.0  # CPU seconds the server's workers used during the run (0 when not measured)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, kind: str, seconds: float) -> None:
@@ -139,7 +140,8 @@ async def exchange(host: str, port: int, method: str, path: str, data: bytes,
         writer.close()
 
 
-def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1) -> tuple[Run, Run]:
+def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1,
+                   masters: tuple[int, int] | None = None) -> tuple[Run, Run]:
     """`clients` writing one after another for `seconds`, each request on a new connection: inserts into the
     baseline, then events of the `SCORED` game posted to Kibic (a scorer each, on a match of its own): (the baseline's
     run, Kibic's run).
@@ -150,8 +152,18 @@ def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed
     """
     commands = [endless_match(random.Random(seed + number), max(1000, int(seconds * 2000 / clients)))
                 for number in range(clients)]
-    return asyncio.run(floor_at_once(baseline, clients, seconds)), asyncio.run(
-        kibic_at_once(kibic, commands, seconds))
+    return (measured(masters and masters[1], lambda: asyncio.run(floor_at_once(baseline, clients, seconds))),
+            measured(masters and masters[0], lambda: asyncio.run(kibic_at_once(kibic, commands, seconds))))
+
+
+def measured(master: int | None, work) -> Run:
+    """`work`'s run, with the CPU time the workers of the server whose master is `master` used meanwhile."""
+    from .capacity import worker_cpu
+
+    before = worker_cpu(master) if master else 0.0
+    run = work()
+    run.cpu = worker_cpu(master) - before if master else 0.0
+    return run
 
 
 async def floor_at_once(base: str, clients: int, seconds: float) -> Run:

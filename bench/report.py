@@ -131,6 +131,10 @@ def http_part(results: dict) -> str:
               [f"Kibic: {clients} scorers posting plays", str(kibic.requests()), f"{kibic.rps():.0f}",
                ms(kibic.p50(POST)), ms(kibic.p99(POST)),
                f"{kibic.rps() / base.rps():.2f} (writes/s), {kibic.p50(POST) / base.p50(INSERT):.2f} (p50)"]]
+    for row, run in zip(loaded, (base, kibic), strict=True):
+        row.insert(5, ms(run.cpu / run.requests()) if run.cpu else "")
+    cpu = (f"{kibic.cpu / kibic.requests() / (base.cpu / base.requests()):.2f}" if kibic.cpu and base.cpu
+           else "not measured")
     return "\n".join([
         "## 2. Over HTTP",
         "",
@@ -147,7 +151,12 @@ def http_part(results: dict) -> str:
         "and of each answer only the status is read. Every write is a commit with its sync to disk, and SQLite "
         "lets one writer in at a time: the disk's syncs bound both.",
         "",
-        table(["run", "requests", "req/s", "p50 ms", "p99 ms", "against the baseline"], loaded),
+        table(["run", "requests", "req/s", "p50 ms", "p99 ms", "server CPU ms per write", "against the baseline"],
+              loaded),
+        "",
+        "Server CPU per write: the CPU time the server's two workers used during the run (all their threads, "
+        f"from `/proc`) over its writes; Kibic's against the baseline's: {cpu}. Less noisy than the wall clock "
+        "when other work shares the cores: it counts what the server did, not how long it waited for a core.",
         "",
     ])
 
@@ -155,7 +164,8 @@ def http_part(results: dict) -> str:
 def capacity_part(steps: list) -> str:
     rows = [[f"{step.tables:,}", f"{len(step.taps):,}", ms(percentile_of(step.taps, 0.5)), ms(step.tap_p99()),
              ms(step.follow_p(0.5)), ms(step.follow_p(0.95)), ms(step.follow_max()), str(step.missed),
-             f"{step.rss_mib:.0f}", "held" if step.held() else "**missed**" + (f" ({step.errors[0][:60]})"
+             f"{step.rss_mib:.0f}", cpu_share(step.server_cpu, step), cpu_share(step.client_cpu, step),
+             f"{step.load:.1f}", "held" if step.held() else "**missed**" + (f" ({step.errors[0][:60]})"
                                                                               if step.errors else "")]
             for step in steps]
     return "\n".join([
@@ -169,9 +179,19 @@ def capacity_part(steps: list) -> str:
         f"{capacity.FOLLOW_GOAL:.0f} s; the steps stop at the first that misses.",
         "",
         table(["tables", "taps", "tap p50 ms", "tap p99 ms", "follow p50 ms", "follow p95 ms", "follow max ms",
-               "missed", "workers' RSS MiB", ""], rows),
+               "missed", "workers' RSS MiB", "server CPU", "client CPU", "load average", ""], rows),
+        "",
+        "Server and client CPU: the cores' time each used over the whole step (its tables set up, the taps, the "
+        "wait for the last messages), the server's two workers with all their threads (2.00 would be both "
+        "cores), from `/proc`. The load average is the machine's at the end of the step: above 2, other work "
+        "than this benchmark's was waiting for the same two cores.",
         "",
     ])
+
+
+def cpu_share(seconds: float, step) -> str:
+    """CPU seconds over the step's whole wall time (tables set up, taps, the last messages): cores in use."""
+    return f"{seconds / step.wall:.2f}" if step.wall else ""
 
 
 def percentile_of(values: list[float], q: float) -> float:
