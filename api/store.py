@@ -419,9 +419,10 @@ def on_gevent_loop() -> bool:
 
 @dataclass(eq=False)
 class Write:
-    """Statements to commit as one, and what became of them."""
+    """What to commit as one (`work`, given the writer's connection: its statements, and nothing else), and
+    what became of it."""
 
-    statements: list[tuple[str, list]]
+    work: Callable[[sqlite3.Connection], None]
     done: bool = False
     error: BaseException | None = None
 
@@ -519,10 +520,10 @@ class Connections:
 
     # --- writing ---
 
-    def write(self, statements: list[tuple[str, list]]) -> None:
-        """Commits `statements` as one (all or none), durably, before it returns; raises what SQLite raised
-        (`sqlite3.IntegrityError` for a key taken, and the 503s)."""
-        write = Write(statements)
+    def write(self, work: Callable[[sqlite3.Connection], None]) -> None:
+        """Commits what `work` executes as one (all or none), durably, before it returns; raises what SQLite
+        raised (`sqlite3.IntegrityError` for a key taken, and the store's `Unavailable`)."""
+        write = Write(work)
         with self.queue_lock:
             self.queued.append(write)
         if on_gevent_loop():
@@ -561,15 +562,13 @@ class Connections:
             conn = db.conn
             conn.execute("BEGIN IMMEDIATE")  # waits for the other processes' writes (the busy timeout)
             if len(writes) == 1:  # alone in its transaction: all or nothing without a savepoint
-                for sql, parameters in writes[0].statements:
-                    conn.execute(sql, parameters)
+                writes[0].work(conn)
                 conn.execute("COMMIT")
                 return
             for write in writes:
                 conn.execute("SAVEPOINT write")
                 try:
-                    for sql, parameters in write.statements:
-                        conn.execute(sql, parameters)
+                    write.work(conn)
                 except sqlite3.Error as exc:
                     if not conn.in_transaction:  # SQLite rolled the whole transaction back
                         raise
@@ -613,16 +612,16 @@ class Connections:
             db.close()
 
 
-def write(db: Database, statements: list[tuple[str, list]]) -> None:
-    """Commits `statements` as one transaction: through the process's writer when `db` is one of its
-    connections (`Connections.write`), else on `db` itself."""
+def write(db: Database, work: Callable[[sqlite3.Connection], None]) -> None:
+    """Commits what `work` executes as one transaction: through the process's writer when `db` is one of
+    its connections (`Connections.write`), else on `db` itself. `work` runs in the writer's thread: it
+    executes its statements on the connection it is given, and touches nothing else."""
     held = getattr(db, "held_by", None)
     if held is not None:
-        held.write(statements)
+        held.write(work)
         return
     with db.atomic():
-        for sql, parameters in statements:
-            db.execute(sql, parameters)
+        work(db.conn)
 
 
 def connections(app: Flask | None = None) -> Connections:
@@ -737,16 +736,18 @@ class SQLiteStore(Store):
     @sqlite_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None) -> None:
-        statements = [(
-            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
-            "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-             header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])]
-        if evening_id is not None:
-            statements.append(("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
-                               [match_id, evening_id, now()]))
+        row = [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+               header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash]
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+                         "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            if evening_id is not None:
+                conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
+                             [match_id, evening_id, row[6]])
+
         try:
-            write(get_db(), statements)
+            write(get_db(), insert)
         except sqlite3.IntegrityError as exc:
             if "idempotency_key_hash" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key_hash) from exc
@@ -801,11 +802,14 @@ class SQLiteStore(Store):
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
         payload = {key: value for key, value in event.items() if key != "seq"}
+        row = [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash]
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+
         try:
-            write(get_db(), [(
-                "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])])
+            write(get_db(), insert)
         except sqlite3.IntegrityError as exc:
             if "events.idempotency_key" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key) from exc
@@ -823,8 +827,12 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
-        write(get_db(), [("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
-                          [evening_id, name, currency, now(), key_hash])])
+        row = [evening_id, name, currency, now(), key_hash]
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)", row)
+
+        write(get_db(), insert)
 
     @sqlite_faults
     def evening_row(self, evening_id: str) -> dict | None:

@@ -170,7 +170,7 @@ def test_a_header_check_leaves_the_process_locks_on_the_file_alone(tmp_path):
     subprocess.run([sys.executable, "-c", HOLD_A_READ, str(path)], check=True, timeout=30)
 
     assert path.with_name("referee.db-wal").exists()
-    store.write(lent, [("INSERT INTO settings (name, value) VALUES ('after', 'closed')", [])])
+    store.write(lent, lambda conn: conn.execute("INSERT INTO settings (name, value) VALUES ('after', 'closed')"))
     with sqlite3.connect(path) as fresh:
         assert fresh.execute("SELECT value FROM settings WHERE name = 'after'").fetchone() == ("closed",)
     held.give_back(lent), held.give_back(second), held.close()
@@ -182,16 +182,23 @@ def add_match(db, match_id: str) -> None:
     db.conn.commit()
 
 
+def events(match_id: str, *seqs: int):
+    """A write that stores these events of the match, in this order."""
+    def insert(conn):
+        for seq in seqs:
+            conn.execute("INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, 'end', '{}', '')",
+                         [match_id, seq])
+    return insert
+
+
 def test_writes_queued_together_commit_together_each_all_or_nothing(db, tmp_path):
     """Writes queued while another commits go in one transaction, each in a savepoint of its own: one refused
     by a key is refused alone, and its statements before the refusal are undone."""
     path = str(tmp_path / "new" / "folder" / "referee.db")
     held = store.Connections(path)
     add_match(db, "m1")
-    event = "INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, 'end', '{}', '')"
-    queued = [store.Write([(event, ["m1", 1])]),
-              store.Write([(event, ["m1", 2]), (event, ["m1", 1])]),  # seq 1 is taken: seq 2 is undone with it
-              store.Write([(event, ["m1", 3])])]
+    queued = [store.Write(events("m1", 1)), store.Write(events("m1", 2, 1)),  # 1 is taken: 2 is undone with it
+              store.Write(events("m1", 3))]
     held.queued = list(queued)
     held.commit_queued(queued[0])
 
@@ -208,8 +215,7 @@ def test_a_commit_that_fails_fails_every_write_in_it(db, tmp_path):
     path = str(tmp_path / "new" / "folder" / "referee.db")
     held = store.Connections(path)
     add_match(db, "m1")
-    event = "INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, 'end', '{}', '')"
-    queued = [store.Write([(event, ["m1", seq])]) for seq in (1, 2)]
+    queued = [store.Write(events("m1", seq)) for seq in (1, 2)]
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
