@@ -15,6 +15,8 @@ import json
 import os
 import random
 import resource
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +45,7 @@ class Step:
     server_cpu: float = 0.0  # CPU seconds the server's workers used during the step
     client_cpu: float = 0.0  # CPU seconds this client used during the step
     wall: float = 0.0  # the whole step's wall time: its tables set up, tapping, the last messages awaited
+    machine: dict = field(default_factory=dict)  # `bench.probe`'s commits and wake-ups during the step
     load: float = 0.0  # the machine's load average (1 minute) at the end of the step: other work on its cores
 
     def tap_p99(self) -> float:
@@ -238,9 +241,12 @@ def run(base: str, master: int, seconds: float, steps: tuple[int, ...] = STEPS) 
     for tables in steps:
         print(f"   {tables} tables ...", flush=True)
         server, client, began = worker_cpu(master), own_cpu(), time.perf_counter()
+        probe = subprocess.Popen([sys.executable, "-m", "bench.probe", str(seconds)], stdout=subprocess.PIPE,
+                                 text=True)
         step = asyncio.run(run_step(base, tables, seconds, played))
         step.server_cpu, step.client_cpu = worker_cpu(master) - server, own_cpu() - client
         step.wall = time.perf_counter() - began
+        step.machine = json.loads(probe.communicate(timeout=seconds + 60)[0])
         step.load = os.getloadavg()[0]
         step.rss_mib = worker_rss(master)
         done.append(step)

@@ -165,9 +165,7 @@ def capacity_part(steps: list) -> str:
     rows = [[f"{step.tables:,}", f"{len(step.taps):,}", ms(percentile_of(step.taps, 0.5)), ms(step.tap_p99()),
              ms(step.follow_p(0.5)), ms(step.follow_p(0.95)), ms(step.follow_max()), str(step.missed),
              f"{step.rss_mib:.0f}", cpu_share(step.server_cpu, step), cpu_share(step.client_cpu, step),
-             f"{step.load:.1f}", "held" if step.held() else "**missed**" + (f" ({step.errors[0][:60]})"
-                                                                              if step.errors else "")]
-            for step in steps]
+             f"{step.load:.1f}", probe_figures(step.machine), step_verdict(step)] for step in steps]
     return "\n".join([
         "## 5. Capacity: tables on one server",
         "",
@@ -179,14 +177,30 @@ def capacity_part(steps: list) -> str:
         f"{capacity.FOLLOW_GOAL:.0f} s; the steps stop at the first that misses.",
         "",
         table(["tables", "taps", "tap p50 ms", "tap p99 ms", "follow p50 ms", "follow p95 ms", "follow max ms",
-               "missed", "workers' RSS MiB", "server CPU", "client CPU", "load average", ""], rows),
+               "missed", "workers' RSS MiB", "server CPU", "client CPU", "load average",
+               "probe: commit p99 / max, wake-up late p99 / max, ms", ""], rows),
         "",
         "Server and client CPU: the cores' time each used over the whole step (its tables set up, the taps, the "
         "wait for the last messages), the server's two workers with all their threads (2.00 would be both "
         "cores), from `/proc`. The load average is the machine's at the end of the step: above 2, other work "
-        "than this benchmark's was waiting for the same two cores.",
+        "than this benchmark's was waiting for the same two cores. The probe (`bench/probe.py`, a process "
+        "of its own beside the step) commits a row to a SQLite file of its own every 20 ms with the same "
+        "settings and sleeps in between: how long its commits took (the disk's sync) and how late its sleeps "
+        "ended (the wait for a core) is what the machine did to any program during the step, the tail no "
+        "tap could beat.",
         "",
     ])
+
+
+def step_verdict(step) -> str:
+    return "held" if step.held() else "**missed**" + (f" ({step.errors[0][:60]})" if step.errors else "")
+
+
+def probe_figures(machine: dict) -> str:
+    if not machine:
+        return ""
+    commits, late = machine["commits"], machine["late"]
+    return f"{ms(commits['p99'])} / {ms(commits['max'])}, {ms(late['p99'])} / {ms(late['max'])}"
 
 
 def cpu_share(seconds: float, step) -> str:
