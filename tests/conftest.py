@@ -31,8 +31,13 @@ def spec() -> dict:
 
 @functools.cache
 def contract() -> OpenAPI:
+    return openapi_of(spec())
+
+
+def openapi_of(document: dict) -> OpenAPI:
+    """The contract `document` makes, as openapi-core checks requests and responses against it."""
     config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: yaml.safe_load(data)})
-    return OpenAPI.from_dict(spec(), config=config)
+    return OpenAPI.from_dict(document, config=config)
 
 
 class SentRequest(WerkzeugOpenAPIRequest):

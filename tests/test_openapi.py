@@ -70,7 +70,9 @@ def test_every_game_option_is_documented(game):
 def test_every_event_type_has_its_own_schema(kind):
     mapping = spec()["components"]["schemas"]["Event"]["discriminator"]["mapping"]
     schema = spec()["components"]["schemas"][mapping[kind].rsplit("/", 1)[1]]
-    assert schema["properties"]["type"] == {"const": kind}
+    common, own = schema["allOf"]
+    assert common == {"$ref": "#/components/schemas/EventFields"}
+    assert own["properties"]["type"] == {"const": kind}
     assert schema["unevaluatedProperties"] is False
 
 
