@@ -134,15 +134,6 @@ def game_schemas(name: str, game, shared: dict) -> dict[str, dict]:
     prefix = schema_name(name)
     own = game.schemas
 
-    def full(node):
-        """Short `$ref`s made whole: a name of the game's own, else a shared schema's."""
-        if isinstance(node, dict):
-            return {key: (ref(prefix + value if value in own else value)["$ref"] if key == "$ref" else full(value))
-                    for key, value in node.items()}
-        if isinstance(node, list):
-            return [full(value) for value in node]
-        return node
-
     def extended(schema: dict) -> dict:
         """`{allOf: [base], properties, required}` as `allOf` of the base and an object of the fields added."""
         schema = dict(schema)
@@ -162,7 +153,7 @@ def game_schemas(name: str, game, shared: dict) -> dict[str, dict]:
         "description": f"{game.title}'s options, every one of them (one not given takes its default).",
         "properties": {option.name: option_schema(option) for option in game.options}}
     for shape, schema in own.items():
-        schema = full(schema)
+        schema = full_refs(schema, own, prefix)
         if shape == "Player":
             lives = {"type": "integer", "minimum": 0} if "lives" in game.player_figures else {"type": "null"}
             schema = {"description": f"A player of {game.title}.", **schema, "allOf": [ref("PlayerStanding")],
@@ -194,8 +185,64 @@ def game_schemas(name: str, game, shared: dict) -> dict[str, dict]:
     return schemas
 
 
+def event_schema_name(kind: str) -> str:
+    return f"{kind.title()}Event"
+
+
+def event_schemas(shared: dict) -> dict[str, dict]:
+    """The events the games bring (`Game.event_schemas`), each in one schema `<Type>Event`, and `Event`, the
+    union of every event of every game told apart by `type`. An event of several games (deal, play, end) is a
+    shared schema; every field a game reads in an event is in the event's schema."""
+    kinds: dict[str, list[str]] = {}
+    declared: dict[str, dict] = {}
+    for name, game in GAMES.items():
+        for kind in game.event_fields:
+            kinds.setdefault(kind, []).append(name)
+        for kind, schema in game.event_schemas.items():
+            if declared.setdefault(kind, schema) != schema:
+                raise ValueError(f"the event {kind!r} is described twice, and differently ({name})")
+    schemas: dict[str, dict] = {}
+    for kind, schema in declared.items():
+        fields = {key: schema[key] for key in ("required", "properties") if key in schema}
+        schemas[event_schema_name(kind)] = {
+            "description": schema["description"], "x-games": kinds.get(kind, []),
+            "allOf": [ref("EventFields"), {
+                "type": "object", "required": ["type", *fields.get("required", [])],
+                "properties": {"type": {"const": kind}, **full_refs(fields.get("properties", {}), {})}}],
+            "unevaluatedProperties": False}
+    for kind, names in kinds.items():
+        schema = schemas.get(event_schema_name(kind)) or shared.get(event_schema_name(kind))
+        if schema is None:
+            raise ValueError(f"the event {kind!r} of {', '.join(names)} has no schema: describe it in the game's "
+                             f"event_schemas, or as {event_schema_name(kind)} among the shared schemas")
+        described = schema["allOf"][1]["properties"]
+        for name in names:
+            unknown = GAMES[name].event_fields[kind] - set(described)
+            if unknown:
+                raise ValueError(f"{name} reads {', '.join(sorted(unknown))} in a {kind} event, which "
+                                 f"{event_schema_name(kind)} does not describe")
+    mapping = {kind: ref(event_schema_name(kind))["$ref"] for kind in kinds}
+    schemas["Event"] = {
+        "description": "One event; its `type` says which. Each game has its own events (`x-games` on each schema, "
+                       "and `events` in the catalogue): an event the game does not have is `422 bad_event_type`, a "
+                       "field the game does not read in it `422 unused_field`.",
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping}}
+    return schemas
+
+
+def full_refs(node, own: dict, prefix: str = ""):
+    """Short `$ref`s made whole: a name of the game's own (then `prefix` + name), else a shared schema's."""
+    if isinstance(node, dict):
+        return {key: (ref(prefix + value if value in own else value)["$ref"] if key == "$ref"
+                      else full_refs(value, own, prefix)) for key, value in node.items()}
+    if isinstance(node, list):
+        return [full_refs(value, own, prefix) for value in node]
+    return node
+
+
 def all_game_schemas(text: str) -> dict[str, dict]:
-    """Every game's own schemas, and the states of all games told apart by `game`."""
+    """Every game's own schemas, the states of all games told apart by `game`, and the events."""
     shared = yaml.safe_load(text)["components"]["schemas"]
     schemas: dict[str, dict] = {}
     for name, game in GAMES.items():
@@ -210,7 +257,7 @@ def all_game_schemas(text: str) -> dict[str, dict]:
                         **union("State"), "not": {"required": ["key"]}}
     schemas["NewMatchState"] = {"description": "The state of the new match, and its key (shown only here).",
                                 **union("NewMatchState")}
-    return schemas
+    return schemas | event_schemas(shared)
 
 
 class FlowDumper(yaml.SafeDumper):
@@ -243,9 +290,9 @@ def derived(text: str) -> str:
     """The spec's text with its derived parts written from the engine."""
     text = put(text, CATALOGUE_AT, {"games": catalogue()})
     text = put(text, STATES_AT, state_examples())
+    text = put_game_schemas(text)
     for schema, games in event_games(text).items():
         text = put_flow(text, ("components", "schemas", schema, "x-games"), games)
-    text = put_game_schemas(text)
     text = put_flow(text, (*CODES_AT, "enum"), list(CODES))
     return put(text, (*CODES_AT, "x-verdicts"), [
         {"code": code, "status": listed.status, "forceable": listed.forceable, "sentence": listed.sentence}

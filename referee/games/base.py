@@ -146,6 +146,9 @@ class Game:
     (the current deal) and `Expected` (a `oneOf` of what may be due), and any shape they name. A `$ref` is a
     short name: one of the game's own shapes, else a shape the contract shares between games (`Seat`, `Card`,
     `ClimbingDeal`...)."""
+    event_schemas: dict[str, dict] = {}
+    """The request bodies of the events the game brings, by type (the fields besides `type`, `force` and
+    `expect_seq`, in JSON Schema, as `schemas`); an event of several games (deal, play, end) is the contract's."""
 
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, given: dict | None, players: int) -> dict:

@@ -262,6 +262,33 @@ class Duren(Game):
             },
         },
     }
+    event_schemas = {
+        "exchange": {
+            "description": ("The nine of trumps swapped for the face-up card (Dureń), right after the deal. Recorded "
+                            "with the cards swapped: `{\"type\": \"exchange\", \"seat\", \"nine\", \"face_up\"}`."),
+            "required": ["seat"],
+            "properties": {"seat": {"$ref": "Seat"}},
+        },
+        "attack": {
+            "description": ("The cards an attacker lays (Dureń): 1, 3 with a pair, or 5 with two pairs; never more "
+                            "than the defender holds."),
+            "required": ["seat", "cards"],
+            "properties": {
+                "seat": {"$ref": "Seat"},
+                "cards": {"type": "array", "minItems": 1, "maxItems": 55, "items": {"$ref": "Card"}},
+            },
+        },
+        "defend": {
+            "description": ("Which attacking cards the defender beat, and with what (Dureń); the rest are taken into "
+                            "the hand (`beats: []` takes them all). Drawing from the stock is not logged: it follows "
+                            "from the rules."),
+            "required": ["seat", "beats"],
+            "properties": {
+                "seat": {"$ref": "Seat"},
+                "beats": {"type": "array", "maxItems": 55, "items": {"$ref": "Beat"}},
+            },
+        },
+    }
 
     def ranks(self, options: dict) -> list[str]:
         return list(dict.fromkeys(card.rank for card in deck(options["deck"])))

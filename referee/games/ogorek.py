@@ -96,6 +96,20 @@ class Ogorek(ClimbingGame):
             },
         },
     }
+    event_schemas = {
+        "penalty": {
+            "description": ("Minus points for a player (Ogórek). Without `points`, the `cut_penalty` option: the "
+                            "penalty for cutting the deck. `reason` is recorded only when given, as given (trimmed); "
+                            "it is one line of text: a control character, line separator or text direction mark is "
+                            "`422 bad_reason`."),
+            "required": ["seat"],
+            "properties": {
+                "seat": {"$ref": "Seat"},
+                "points": {"type": "integer", "minimum": 1},
+                "reason": {"type": ["string", "null"], "maxLength": 200},
+            },
+        },
+    }
 
     def chart(self, options: dict) -> dict:
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}

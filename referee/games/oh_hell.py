@@ -315,6 +315,16 @@ class OhHell(Game):
             },
         },
     }
+    event_schemas = {
+        "bid": {
+            "description": "A bid (Oh Hell), 0 to the hand size; the hook's forbidden bid is refused unless forced.",
+            "required": ["seat", "bid"],
+            "properties": {
+                "seat": {"$ref": "Seat"},
+                "bid": {"type": "integer", "minimum": 0, "description": "Tricks the player says they will take."},
+            },
+        },
+    }
 
     def ranks(self, options: dict) -> list[str]:
         return list(RANKS)
