@@ -148,13 +148,7 @@ class Duren(Game):
                     "minimum": 0,
                     "description": "Cards in the stock, the face-up card included while it lies there.",
                 },
-                "hand_sizes": {
-                    "type": "object",
-                    "required": ["0", "1"],
-                    "additionalProperties": False,
-                    "description": "Cards in each hand, by seat (as text).",
-                    "properties": {"0": {"type": "integer", "minimum": 0}, "1": {"type": "integer", "minimum": 0}},
-                },
+                "hand_sizes": {"$ref": "HandSizes"},
                 "attacker": {
                     "type": ["integer", "null"],
                     "minimum": 0,
@@ -173,18 +167,7 @@ class Duren(Game):
                     "description": "The attack waiting for its defence; empty otherwise.",
                 },
                 "rounds": {"type": "array", "items": {"$ref": "Round"}},
-                "known": {
-                    "type": "object",
-                    "required": ["0", "1"],
-                    "additionalProperties": False,
-                    "description": ("By seat (as text), the cards known to be in each hand: dealt (when the deal "
-                                    "gave the hands), picked up, swapped for the nine, drawn as the face-up card, or "
-                                    "the last unseen cards."),
-                    "properties": {
-                        "0": {"type": "array", "items": {"$ref": "Card"}},
-                        "1": {"type": "array", "items": {"$ref": "Card"}},
-                    },
-                },
+                "known": {"$ref": "Known"},
                 "discards": {"type": "integer", "minimum": 0, "description": "How many cards are discarded."},
                 "discarded": {"type": "array", "items": {"$ref": "Card"}},
                 "exchange": {
@@ -235,6 +218,25 @@ class Duren(Game):
             },
         },
         "Expected": {"oneOf": [{"$ref": "ExpectedDeal"}, {"$ref": "ExpectedAttack"}, {"$ref": "ExpectedDefend"}]},
+        "HandSizes": {
+            "type": "object",
+            "required": ["0", "1"],
+            "additionalProperties": False,
+            "description": "Cards in each hand, by seat (as text).",
+            "properties": {"0": {"type": "integer", "minimum": 0}, "1": {"type": "integer", "minimum": 0}},
+        },
+        "Known": {
+            "type": "object",
+            "required": ["0", "1"],
+            "additionalProperties": False,
+            "description": ("By seat (as text), the cards known to be in each hand: dealt (when the deal gave the "
+                            "hands), picked up, swapped for the nine, drawn as the face-up card, or the last unseen "
+                            "cards."),
+            "properties": {
+                "0": {"type": "array", "items": {"$ref": "Card"}},
+                "1": {"type": "array", "items": {"$ref": "Card"}},
+            },
+        },
         "DealResult": {
             "type": "object",
             "required": ["winner", "loser", "draw"],

@@ -90,26 +90,28 @@ class Ogurets(ClimbingGame):
                     "propertyNames": {"pattern": "^[0-9]+$"},
                     "description": ("By seat (as text), the tricks each player took in this deal, their cards and "
                                     "the points in them."),
-                    "additionalProperties": {
-                        "type": "object",
-                        "required": ["tricks", "cards", "points"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "tricks": {
-                                "type": "array",
-                                "items": {"type": "integer", "minimum": 1},
-                                "description": "The numbers of the tricks taken.",
-                            },
-                            "cards": {"type": "array", "items": {"$ref": "Card"}},
-                            "points": {"type": "integer", "minimum": 0},
-                        },
-                    },
+                    "additionalProperties": {"$ref": "Taken"},
                 },
                 "result": {
                     "description": ("Once the deal is over, each player's points, who lost a life and who is out; "
                                     "else null."),
                     "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
                 },
+            },
+        },
+        "Taken": {
+            "type": "object",
+            "required": ["tricks", "cards", "points"],
+            "additionalProperties": False,
+            "description": "The tricks a player took in the deal, their cards and the points in them.",
+            "properties": {
+                "tricks": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1},
+                    "description": "The numbers of the tricks taken.",
+                },
+                "cards": {"type": "array", "items": {"$ref": "Card"}},
+                "points": {"type": "integer", "minimum": 0},
             },
         },
         "DealResult": {

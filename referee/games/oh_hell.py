@@ -177,8 +177,7 @@ class OhHell(Game):
                     "oneOf": [{"$ref": "Card"}, {"type": "null"}],
                 },
                 "trump": {
-                    "type": ["string", "null"],
-                    "enum": ["S", "H", "D", "C", None],
+                    "oneOf": [{"$ref": "Suit"}, {"type": "null"}],
                     "description": "The trump suit, or null.",
                 },
                 "phase": {"type": "string", "enum": ["bidding", "playing", "over"]},
@@ -198,8 +197,7 @@ class OhHell(Game):
                     "description": "The current trick's number (the last one once the hand is over).",
                 },
                 "led": {
-                    "type": ["string", "null"],
-                    "enum": ["S", "H", "D", "C", None],
+                    "oneOf": [{"$ref": "Suit"}, {"type": "null"}],
                     "description": "The suit led in the current trick; null before its first card.",
                 },
                 "table": {
@@ -290,11 +288,10 @@ class OhHell(Game):
                 "deal": {"type": "integer", "minimum": 1},
                 "trick": {"type": "integer", "minimum": 1},
                 "led": {
-                    "type": ["string", "null"],
-                    "enum": ["S", "H", "D", "C", None],
+                    "oneOf": [{"$ref": "Suit"}, {"type": "null"}],
                     "description": "The suit to follow; null for a lead.",
                 },
-                "trump": {"type": ["string", "null"], "enum": ["S", "H", "D", "C", None]},
+                "trump": {"oneOf": [{"$ref": "Suit"}, {"type": "null"}]},
                 "legal": {
                     "type": "array",
                     "items": {"$ref": "Card"},
