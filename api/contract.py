@@ -270,7 +270,8 @@ class FlowDumper(yaml.SafeDumper):
         return super().represent_mapping(tag, mapping, flow_style=short(mapping))
 
     def represent_sequence(self, tag, sequence, flow_style=None):
-        return super().represent_sequence(tag, sequence, flow_style=short(sequence))
+        flat = not any(isinstance(item, dict | list) for item in sequence)
+        return super().represent_sequence(tag, sequence, flow_style=flat or short(sequence))
 
 
 def short(value) -> bool:
