@@ -367,9 +367,9 @@ class HeaderReader:
             try:
                 head, size, file = self.read(path)
             except FileNotFoundError:
-                return "missing", "the database file or its folder is missing"
+                return ("missing", "the database file or its folder is missing")
             except OSError:
-                return "io_error", "the disk reports an error"
+                return ("io_error", "the disk reports an error")
             with self.lock:
                 largest = self.largest.get(file)
             if head.startswith(SQLITE_MAGIC) and (largest is not None and size >= largest or header_intact(head, size)):
@@ -378,7 +378,7 @@ class HeaderReader:
                 return None
             if wait is not None:
                 sleep(wait)
-        return "corrupt", "the database file is damaged"
+        return ("corrupt", "the database file is damaged")
 
 
 def close_files(files: dict) -> None:
