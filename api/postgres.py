@@ -13,7 +13,7 @@ servers behind a proxy, which all write one database. The same guarantees as the
   transaction wrote is rolled back by PostgreSQL: nothing is recorded;
 - every statement is one literal string with bound values.
 
-Each method takes a connection from the process's pool for one transaction and gives it back. A write of an
+A request takes one connection from its process's pool at its first query and gives it back when it ends. A write of an
 event also sends `NOTIFY kibic_events` with the match id and seq in its transaction (delivered at commit):
 `listen` lets each app server's streams wake as soon as any server logs an event.
 """
@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import psycopg
-from flask import Flask
+from flask import Flask, g, has_app_context
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -56,6 +56,7 @@ POOL_SIZE = 10  # connections per server process at most: requests wait for one 
 POOL_TIMEOUT = 5.0  # seconds a request waits for a connection (the server down: then 503); `STORE_WAIT_SECONDS`
 CONNECT_TIMEOUT = 3  # seconds to reach the server
 CHANNEL = "kibic_events"
+CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
 MIGRATIONS_LOCK = 7_512_013  # pg_advisory_xact_lock's key: one process applies the migrations at a time
 UNREACHABLE = ("unreachable", "the database server cannot be reached")
@@ -176,8 +177,8 @@ class PostgresStore(Store):
         self.migrated = False
         self.lock = threading.Lock()
         self.pool = ConnectionPool(dsn, min_size=1, max_size=size, timeout=timeout, open=False,
-                                   kwargs={"connect_timeout": CONNECT_TIMEOUT}, check=ConnectionPool.check_connection,
-                                   name="kibic")
+                                   kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True},
+                                   check=ConnectionPool.check_connection, name="kibic")
         self.listeners: list[Callable[[str, int], None]] = []
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
@@ -186,6 +187,7 @@ class PostgresStore(Store):
     def open(self, app: Flask) -> None:
         """Opens the pool and migrates. A server out of reach at start is not fatal: requests answer 503 and
         the first one that reaches it migrates."""
+        app.teardown_appcontext(self.give_back)
         self.pool.open(wait=False)
         try:
             self.migrate()
@@ -194,11 +196,27 @@ class PostgresStore(Store):
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
-        """A connection of the pool for one transaction (committed when the block ends, rolled back if it raises)."""
+        """The app context's connection: taken from the pool at its first use in a request (or in a stream's
+        look), given back when the context ends (`give_back`); outside an app context, one for the block.
+        Connections are in autocommit: a statement alone is its own transaction, a write of several
+        statements is one `conn.transaction()`."""
         if not self.migrated:
             self.migrate()
-        with self.pool.connection() as conn:
-            yield conn
+        if not has_app_context():
+            with self.pool.connection() as conn:
+                yield conn
+            return
+        conn = g.get(CONNECTION)
+        if conn is None:
+            conn = self.pool.getconn()
+            setattr(g, CONNECTION, conn)
+        yield conn
+
+    def give_back(self, _error: BaseException | None = None) -> None:
+        """Returns the app context's connection to the pool (which drops it when it is broken)."""
+        conn = g.pop(CONNECTION, None)
+        if conn is not None:
+            self.pool.putconn(conn)
 
     @postgres_faults
     def migrate(self) -> None:
@@ -206,7 +224,7 @@ class PostgresStore(Store):
             if self.migrated:
                 return
             with self.pool.connection() as conn:
-                applied = migrate(conn)
+                applied = migrate(conn)  # in a transaction of its own
             if applied:
                 log.info("migrated the database: %s", ", ".join(applied))
             self.migrated = True
@@ -264,7 +282,7 @@ class PostgresStore(Store):
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None) -> None:
         try:
-            with self.connection() as conn:
+            with self.connection() as conn, conn.transaction():
                 conn.execute(
                     "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
                     "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -333,7 +351,7 @@ class PostgresStore(Store):
                      request_hash: str | None = None) -> None:
         payload = {key: value for key, value in event.items() if key != "seq"}
         try:
-            with self.connection() as conn:
+            with self.connection() as conn, conn.transaction():
                 conn.execute(
                     "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s)",
