@@ -1,6 +1,6 @@
 """What only the PostgreSQL store does: storage faults of a database server (down, a connection lost in the
-middle of a write) answered 503 with nothing recorded, and a stream woken by `NOTIFY` when another app
-server logs an event.
+middle of a write) answered 503 with nothing recorded, a stream woken by `NOTIFY` alone when another app
+server logs an event, and the followers on one gunicorn getting every play posted through another.
 
 The tests shared by both stores (the interface, the API, retries, races, the stream) are marked
 `both_stores` in their own files; these run on the session's throwaway cluster (`tests/postgres_server.py`).
@@ -14,7 +14,8 @@ import psycopg
 import pytest
 from conftest import ContractClient, Table, stored
 from flask.testing import FlaskClient
-from test_stream import KNOWN_DEAL, SEATS, Reader
+from gunicorn_server import serve
+from test_stream import KNOWN_DEAL, PLAYS, SEATS, Reader, http, open_stream
 
 import api.postgres
 from api import create_app, store, stream
@@ -122,3 +123,26 @@ def test_a_stream_on_one_app_server_wakes_when_another_logs_an_event(app, table,
         assert dealt["event"]["seq"] == 1
     finally:
         response.close()
+
+
+@pytest.mark.server
+def test_followers_on_one_gunicorn_get_every_play_posted_through_another(postgres_cluster):
+    """Two app servers (gunicorn, gevent workers) on one database: each play posted through the first reaches
+    the followers of the second, in order, with the state the second serves."""
+    database = postgres_cluster.new_database()
+    with serve(database) as first, serve(database) as second:
+        status, match = http(first, "POST", "/api/matches", {"game": "ogorek", "players": SEATS})
+        assert status == 201
+        followers = [open_stream(second, match["id"]) for _ in range(4)]  # spread over its two workers
+        try:
+            for _, messages in followers:
+                assert messages.next_state()[0] == 0
+            for event in [KNOWN_DEAL, *PLAYS[:8]]:
+                status, answer = http(first, "POST", f"/api/matches/{match['id']}/events", event, match["key"])
+                assert status == 201, answer
+                status, keyless = http(second, "GET", f"/api/matches/{match['id']}")
+                for _, messages in followers:
+                    assert messages.next_state() == (answer["event"]["seq"], keyless)
+        finally:
+            for connection, _ in followers:
+                connection.close()
