@@ -181,3 +181,10 @@ def open_postgres_after(dsn: str, barrier) -> None:
     held.migrate()
     assert held.migrated
     held.close()
+
+
+def test_both_stores_have_the_same_migrations_in_the_same_order():
+    """A schema change is made on both stores: the PostgreSQL store's steps are named as the SQLite file's."""
+    from api import postgres
+
+    assert [step.__name__ for step in postgres.MIGRATIONS] == [step.name for step in store.migrations._migrations]
