@@ -75,6 +75,7 @@ class ClimbingGame(Game):
     event_types = frozenset(event_fields)
     keypad = "ranks"
     trick = "climb"
+    schemas = {"Expected": {"oneOf": [{"$ref": "ExpectedDeal"}, {"$ref": "ClimbingExpectedPlay"}]}}
 
     def ranks(self, options: dict) -> list[str]:
         size = self.deck_size(options)

@@ -41,6 +41,7 @@ from ..cards import Card, deck, parse_card
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, Lot, Option, Table, end_match, groups_by, judged, let_stand, read_hands, seat_of
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
+from .duren_shapes import EVENT_SCHEMAS, SCHEMAS
 
 ATTACK_SIZES = (1, 3, 5)
 PAIRS_NEEDED = {1: 0, 3: 1, 5: 2}
@@ -83,6 +84,9 @@ class Duren(Game):
     options = (
         Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
     )
+    # The shapes of what the game shows and of its events, for the contract: see `Game.schemas`.
+    schemas = SCHEMAS
+    event_schemas = EVENT_SCHEMAS
 
     def ranks(self, options: dict) -> list[str]:
         return list(dict.fromkeys(card.rank for card in deck(options["deck"])))

@@ -20,6 +20,7 @@ from ..cards import JOKER, RANKS, Card, CardError, parse_card
 from ..knowledge import Knowledge
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, Lot, Option, Table, groups_by, judged, let_stand, read_hands, seat_of
+from .oh_hell_shapes import EVENT_SCHEMAS, SCHEMAS
 from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
@@ -133,6 +134,9 @@ class OhHell(Game):
         Option("miss_scores_tricks", "boolean", False, "A missed bid scores 1 per trick taken instead of 0."),
         Option("zero_bid_bonus", "boolean", False, "An exact bid of 0 scores 5 + the hand size instead of 10."),
     )
+    # The shapes of what the game shows and of its events, for the contract: see `Game.schemas`.
+    schemas = SCHEMAS
+    event_schemas = EVENT_SCHEMAS
 
     def ranks(self, options: dict) -> list[str]:
         return list(RANKS)
