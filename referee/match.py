@@ -21,7 +21,8 @@ import unicodedata
 from decimal import Decimal
 
 from .games import get_game
-from .games.base import Decision, Game, Lot, Table
+from .games.base import Decision, Game, Lot
+from .games.table import Table
 from .settlement import places, settle, smallest_unit
 from .verdicts import Finding, InvalidInput, Rejected
 
