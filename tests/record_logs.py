@@ -2,7 +2,9 @@
 
 Each log is a match's header, its whole log (undo events included) and the state it ended in. Ogórek's first
 log is the seed's worked deal (seeds/000); each game then has matches its table simulator played with fixed
-seeds. Run it only when a change of the rules is meant to change a stored final state, and say so.
+seeds. Run it only when a change of the rules is meant to change a stored final state, and say so. The logs
+it wrote before events named their format are format 1, and so are the `003-format-1` logs, recorded by the
+engine of that time: tests/test_event_formats.py replays them as they are and read in the current format.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS  # noqa: E402
 from referee import GAMES, Match  # noqa: E402
 
 LOGS = Path(__file__).resolve().parent / "logs"
-FORMAT = 1
+FORMAT = 1  # the layout of a log file (header, events, final); each event names its own format (referee/formats.py)
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
 SEEDS = (1, 2)
 

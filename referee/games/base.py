@@ -397,4 +397,4 @@ def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]
     if not illegal:
         return []
     return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick,
-                    dict(illegal.get("details", {})))]
+                    dict(illegal["details"]))]
