@@ -1,4 +1,5 @@
-"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file, and the page."""
+"""Kibic's service: the REST API over the referee, with the matches stored in one SQLite file (or PostgreSQL), and
+the page."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from flask import Flask
 
 import webui
 
-from . import bodies, encoding, errors, evenings, security, store, stream, views
+from . import bodies, encoding, errors, evenings, matches, security, store, stream, views
 
 __all__ = ["create_app"]
 
@@ -34,9 +35,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
-    store.open_store(app)
-    app.teardown_appcontext(store.close_db)
-    app.extensions["kibic_matches"] = store.MatchCache(app.config["MATCHES_CACHED"])
+    store.install(app)
+    matches.install(app)
     errors.register(app)
     bodies.register(app)
     security.register(app)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import logging
 import re
-import sqlite3
 
 from flask import Flask, has_request_context, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from referee import CODES, InvalidInput, Rejected
+
+from . import store
 
 log = logging.getLogger(__name__)
 
@@ -112,35 +113,17 @@ class StorageUnavailable(ApiError):
     code = "storage_unavailable"
 
 
-BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
-STORAGE_FAULTS = {
-    sqlite3.SQLITE_READONLY: ("read_only", "the database file or its folder is read-only"),
-    sqlite3.SQLITE_PERM: ("read_only", "the database file or its folder is read-only"),
-    sqlite3.SQLITE_FULL: ("disk_full", "the disk is full"),
-    sqlite3.SQLITE_CORRUPT: ("corrupt", "the database file is damaged"),
-    sqlite3.SQLITE_NOTADB: ("corrupt", "the database file is damaged"),
-    sqlite3.SQLITE_CANTOPEN: ("missing", "the database file or its folder is missing"),
-    sqlite3.SQLITE_IOERR: ("io_error", "the disk reports an error"),
-    sqlite3.SQLITE_PROTOCOL: ("io_error", "the disk reports an error"),
-    sqlite3.SQLITE_NOMEM: ("io_error", "the server is out of memory"),
-}
-
-
-def storage_error(error: sqlite3.Error) -> ApiError | None:
-    """The 503 for a database that is busy or out of order; None for an error that is a bug."""
-    if isinstance(error, sqlite3.IntegrityError):
-        return None
-    primary = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
-    if primary in BUSY:
+def store_error(error: store.StoreError) -> ApiError | None:
+    """The API's answer to an error of the store: 404 for an unknown match, 503 for storage out of order
+    (busy, unreachable, read-only, full, damaged); None for an error that is a bug (answered 500)."""
+    if isinstance(error, store.UnknownMatch):
+        return MatchNotFound(f"No match has the id {error.match_id!r}.", {"id": error.match_id})
+    if isinstance(error, store.Busy):
         return StorageBusy("The server is too busy writing other matches just now; try again in a moment. "
                            "Nothing was recorded by this request.")
-    if primary in STORAGE_FAULTS:
-        reason, cause = STORAGE_FAULTS[primary]
-    elif str(error).startswith("no such table"):
-        reason, cause = "corrupt", "the database file is not Kibic's"
-    else:
-        return None
-    return storage_unavailable(reason, cause)
+    if isinstance(error, store.Unavailable):
+        return storage_unavailable(error.reason, error.cause)
+    return None
 
 
 def storage_unavailable(reason: str, cause: str) -> StorageUnavailable:
@@ -169,9 +152,10 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
 
 def handle_error(error: Exception):
     """Turns any exception raised while answering a request into the one error shape."""
-    if isinstance(error, sqlite3.Error) and (unavailable := storage_error(error)):
-        log.error("storage failure answering %s %s: %s", request.method, request.path, error)
-        error = unavailable
+    if isinstance(error, store.StoreError) and (answered := store_error(error)):
+        if isinstance(answered, (StorageBusy, StorageUnavailable)):
+            log.error("storage failure answering %s %s: %s", request.method, request.path, error)
+        error = answered
     if isinstance(error, (StorageBusy, StorageUnavailable)):
         response = error_response(error.status, error.code, error.message, error.details)
         response.headers["Retry-After"] = "1" if isinstance(error, StorageBusy) else "30"

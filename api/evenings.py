@@ -11,15 +11,14 @@ from __future__ import annotations
 import csv
 import io
 
-from flask import Blueprint, Response, make_response, request, url_for
+from flask import Blueprint, Response, make_response, url_for
 from marshmallow import Schema, fields, validate
-from sqlite_utils import Database
 
 from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import store, views
+from . import keys, matches, store, views
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -68,18 +67,15 @@ def create_evening():
     currency = check_currency(body["currency"])
     if currency is None:
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
-    evening_id, key = store.new_match_id(), store.new_key()
-    db = store.get_db()
-    with db.atomic():
-        db.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
-                   [evening_id, name, currency, store.now(), store.hash_key(key)])
+    evening_id, key = keys.new_match_id(), keys.new_key()
+    store.current().create_evening(evening_id, name, currency, keys.hash_key(key))
     location = url_for("evenings.get_evening", evening_id=evening_id)
-    return {**standing(db, evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
+    return {**standing(evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
 @bp.get("/api/evenings/<evening_id>")
 def get_evening(evening_id: str):
-    response = make_response(standing(store.get_db(), evening_id))
+    response = make_response(standing(evening_id))
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -88,7 +84,7 @@ def get_evening(evening_id: str):
 def get_evening_figures(evening_id: str):
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\r\n")
-    for row in figures_rows(standing(store.get_db(), evening_id)):
+    for row in figures_rows(standing(evening_id)):
         writer.writerow([*row[:2], inert(row[2]), *row[3:]])  # only a name is the players' own text
     response = Response(text.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="kibic-evening-{evening_id[:40]}.csv"'
@@ -99,14 +95,14 @@ def get_evening_figures(evening_id: str):
 @bp.get("/api/evenings/<evening_id>/qr.svg")
 def get_evening_qr(evening_id: str):
     """A QR code of the page's link to the evening (`/?e=<id>`), built as the match's follow code is."""
-    evening_row(store.get_db(), evening_id)
+    evening_row(evening_id)
     return views.follow_qr("Follow the evening", e=evening_id)
 
 
 @bp.get("/api/matches/<match_id>/figures")
 def get_match_figures(match_id: str):
     """One match's figures per player, as in an evening."""
-    with store.current_match(store.get_db(), match_id) as match:
+    with matches.current_match(match_id) as match:
         summary = evening([(match_id, match.public())])
     response = make_response(summary["matches"][0])
     response.headers["Cache-Control"] = "no-cache"
@@ -122,28 +118,22 @@ def inert(cell: str) -> str:
 
 # --- the evening as it stands ----------------------------------------------------------------------
 
-def evening_row(db: Database, evening_id: str) -> dict:
-    cursor = db.execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = ?", [evening_id])
-    row = cursor.fetchone()
+def evening_row(evening_id: str) -> dict:
+    row = store.current().evening_row(evening_id)
     if row is None:
         raise EveningNotFound(f"No evening has the id {evening_id[:100]!r}.", {"id": evening_id[:100]})
-    return dict(zip([column[0] for column in cursor.description], row, strict=True))
+    return row
 
 
-def match_ids(db: Database, evening_id: str) -> list[str]:
-    rows = db.execute("SELECT match_id FROM evening_matches WHERE evening_id = ? ORDER BY rowid", [evening_id])
-    return [row[0] for row in rows.fetchall()]
-
-
-def standing(db: Database, evening_id: str) -> dict:
+def standing(evening_id: str) -> dict:
     """The evening: its matches as readers without a key see them, its people, nets, figures and transfers."""
-    row = evening_row(db, evening_id)
-    matches = []
-    for match_id in match_ids(db, evening_id):
-        with store.current_match(db, match_id) as match:
-            matches.append((match_id, match.public()))
+    row = evening_row(evening_id)
+    played = []
+    for match_id in store.current().evening_match_ids(evening_id):
+        with matches.current_match(match_id) as match:
+            played.append((match_id, match.public()))
     return {"id": row["id"], "name": row["name"], "currency": row["currency"], "created": row["created"],
-            **evening(matches)}
+            **evening(played)}
 
 
 # --- hooks for the match routes --------------------------------------------------------------------
@@ -154,41 +144,24 @@ def joining(evening_id: str | None, match: Match) -> dict | None:
     422 when it names another) and the evening can settle one more match with its people (422)."""
     if evening_id is None:
         return None
-    db = store.get_db()
-    row = evening_row(db, evening_id)
-    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
-    if scheme.lower() != "bearer" or not key.strip():
+    row = evening_row(evening_id)
+    key = keys.bearer_key()
+    if key is None:
         raise KeyRequired("A match of an evening is started with the evening's key: send the header "
                           "Authorization: Bearer <key>.")
-    if not store.key_matches(key.strip(), row["key_hash"]):
+    if not keys.key_matches(key, row["key_hash"]):
         raise WrongKey("That is not this evening's key.")
     if match.currency is None:
         match.currency = row["currency"]
     elif match.currency != row["currency"]:
         raise EveningCurrency(f"The evening is played in {row['currency']}; its matches cannot be in "
                               f"{match.currency}.", {"currency": row["currency"]})
-    ids = match_ids(db, evening_id)
+    ids = store.current().evening_match_ids(evening_id)
     if len(ids) >= MAX_MATCHES:
         raise EveningFull(f"An evening holds at most {MAX_MATCHES} matches; start another evening.",
                           {"matches": MAX_MATCHES})
-    tables = [store.header(store.match_row(db, match_id))["players"] for match_id in ids]
+    tables = [store.header(store.current().match_row(match_id))["players"] for match_id in ids]
     if people_count([*tables, match.players]) > MAX_PEOPLE:
         raise EveningFull(f"An evening is settled among at most {MAX_PEOPLE} people; start another evening "
                           "for the others.", {"people": MAX_PEOPLE})
     return row
-
-
-def insert_match(evening: dict | None, db: Database, match_id: str, *args) -> None:
-    """Stores a new match (`store.insert_match`) and, in the same transaction, its place in the evening."""
-    with db.atomic():
-        store.insert_match(db, match_id, *args)
-        if evening is not None:
-            db.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
-                       [match_id, evening["id"], store.now()])
-
-
-def key_opens(db: Database, match_id: str, key: str) -> bool:
-    """Whether `key` is the key of the evening the match belongs to."""
-    row = db.execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
-                     "WHERE m.match_id = ?", [match_id]).fetchone()
-    return row is not None and store.key_matches(key, row[0])

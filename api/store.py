@@ -1,9 +1,12 @@
-"""Storage: the matches and their append-only event logs, in one SQLite file through sqlite-utils.
+"""Storage: the matches and their append-only event logs, behind one interface (`Store`), implemented here
+over one SQLite file through sqlite-utils. The views, the stream and the engine ask `current()` and never
+learn which implementation they talk to. The store raises its own errors (`StoreError` and its
+kinds), never HTTP ones: `api.errors` answers them.
 
 `events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
-on it, and the second one learns that the log moved on. Each write is one transaction, and with WAL and
-`synchronous=FULL` it is on disk before the response leaves. Each server process keeps its connections open
-(`Connections`) and lends one to each request, through `g`.
+on it, and the second one learns that the log moved on (`SeqTaken`). Each write is one transaction, and with
+WAL and `synchronous=FULL` it is on disk before the response leaves. Each server process keeps its
+connections open (`Connections`) and lends one to each request, through `g`.
 
 That key is the compare-and-swap of the log: a writer decides event n+1 on the n events it read and
 inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
@@ -15,16 +18,12 @@ use `BEGIN IMMEDIATE`).
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
 
-Each server process keeps the matches it folded lately (`MatchCache`), each as it stood after its latest
-event: a request checks the latest seq in the database (one indexed query), applies only the events
-other processes stored since, and rebuilds the match from its log only when it is missing or out of step.
+The matches each process keeps folded, and the protocol that records an event once, are `api.matches`'s.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
+import functools
 import json
 import logging
 import os
@@ -32,29 +31,175 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
-
-from referee import Match
-
-from .errors import MatchNotFound, storage_unavailable
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
 NOT_MIGRATED = "kibic.store_not_migrated"
-SERVER_SECRET = "kibic.server_secret"
+STORE = "kibic.store"
 CONNECTIONS = "kibic.connections"
 IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most of the time
 SQLITE_MAGIC = b"SQLite format 3\0"
 HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
+LOOKUP_CHUNK = 500  # match ids per query, when the streams look up the latest seq of the matches they follow
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+# --- the store's errors --------------------------------------------------------------------------
+
+class StoreError(Exception):
+    "An error of the store, whichever database holds the matches"
+
+
+class UnknownMatch(StoreError):
+    "No match has this id"
+
+    def __init__(self, match_id: str):
+        super().__init__(match_id)
+        self.match_id = match_id
+
+
+class Conflict(StoreError):
+    "A write refused because its key is taken: the log moved on, or the request was stored already"
+
+
+class SeqTaken(Conflict):
+    "Another writer appended an event with this seq first"
+
+
+class IdempotencyKeyTaken(Conflict):
+    "A match or an event was stored under this Idempotency-Key already"
+
+
+class Unavailable(StoreError):
+    "The database cannot be reached, opened, read or written; `cause` says what is wrong in a few plain words"
+
+    def __init__(self, reason: str, cause: str):
+        super().__init__(f"{reason}: {cause}")
+        self.reason, self.cause = reason, cause
+
+
+class Busy(StoreError):
+    "The database stayed locked by other writers for longer than the store waits"
+
+
+def storage_unavailable(reason: str, cause: str) -> Unavailable:
+    return Unavailable(reason, cause)
+
+
+# --- the interface -------------------------------------------------------------------------------
+
+class Store(ABC):
+    """What the API needs of a store: matches, their logs, the Idempotency-Key records and the evenings.
+
+    Every method works on the current request's (or app context's) connection and raises `StoreError`s:
+    `UnknownMatch`, `SeqTaken` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
+    `Busy` (storage out of order: nothing was recorded). Rows are dicts; a match's row has `id`, `game`,
+    `players` and `options` (JSON text), `stake`, `currency`, `created` (ISO 8601), `key_hash`,
+    `idempotency_key_hash` and `request_hash`.
+    """
+
+    @abstractmethod
+    def migrate(self) -> None:
+        """Creates the tables if missing and applies the pending migrations; safe for processes starting at once."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Lets go of the connections held idle."""
+
+    @abstractmethod
+    def server_secret(self) -> bytes:
+        """The server's own secret, made at the first start and kept with the data (never in the code)."""
+
+    @abstractmethod
+    def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+        """Stores a new match (and its place in the evening, in the same transaction); raises
+        `IdempotencyKeyTaken` when its Idempotency-Key already made one."""
+
+    @abstractmethod
+    def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
+        """The row of the match created earlier with this Idempotency-Key (by its hash)."""
+
+    @abstractmethod
+    def match_row(self, match_id: str) -> dict:
+        """The match's row; raises `UnknownMatch`."""
+
+    @abstractmethod
+    def events(self, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
+        """The log of a match (after event `after`, up to event `upto` when given), oldest first, with their `seq`."""
+
+    @abstractmethod
+    def event(self, match_id: str, seq: int) -> dict:
+        """One stored event, with its `seq`."""
+
+    @abstractmethod
+    def latest_seq(self, match_id: str) -> int:
+        """The seq of the match's latest event (0 before the first one); raises `UnknownMatch`."""
+
+    @abstractmethod
+    def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
+        """The latest seq of each of these matches, in as few queries as can be (the streams' look)."""
+
+    @abstractmethod
+    def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
+                     request_hash: str | None = None) -> None:
+        """Stores `event` as its `seq`, with its Idempotency-Key record in the same transaction; raises
+        `SeqTaken` or `IdempotencyKeyTaken` (nothing stored), `UnknownMatch`."""
+
+    @abstractmethod
+    def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:
+        """The event recorded earlier under this Idempotency-Key: its `seq` and its request's `request_hash`."""
+
+    @abstractmethod
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
+        """Stores a new evening."""
+
+    @abstractmethod
+    def evening_row(self, evening_id: str) -> dict | None:
+        """The evening's `id`, `name`, `currency`, `created` and `key_hash`; None when there is no such evening."""
+
+    @abstractmethod
+    def evening_match_ids(self, evening_id: str) -> list[str]:
+        """The ids of the evening's matches, in the order they joined it."""
+
+    @abstractmethod
+    def evening_key_hash(self, match_id: str) -> str | None:
+        """The key hash of the evening the match belongs to; None for a match of its own."""
+
+
+def install(app: Flask) -> None:
+    """The app's store: the SQLite file of its `DATABASE` (`REFEREE_DB`)."""
+    open_store(app)
+    app.teardown_appcontext(close_db)
+    app.extensions[STORE] = SQLiteStore(app.config["DATABASE"])
+
+
+def current(app: Flask | None = None) -> Store:
+    """The store of the app (the current one by default)."""
+    return (app or current_app).extensions[STORE]
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def header(row: dict) -> dict:
+    """A match's header (what `Match.replay` starts from) out of its row."""
+    return {"game": row["game"], "players": json.loads(row["players"]), "options": json.loads(row["options"]),
+            "stake": row["stake"], "currency": row["currency"]}
+
 
 migrations = Migrations("kibic")
 
@@ -299,196 +444,189 @@ def close_db(_error: BaseException | None = None) -> None:
         connections().give_back(db)
 
 
-# --- keys ----------------------------------------------------------------------------------------
+# --- the SQLite store ----------------------------------------------------------------------------
 
-def new_match_id() -> str:
-    """128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
-
-
-def new_key() -> str:
-    """256 random bits, URL-safe: the match key when the creation carries no Idempotency-Key."""
-    return secrets.token_urlsafe(32)
-
-
-def server_secret(db: Database) -> bytes:
-    """The server's own secret (`create_the_server_secret`), read once per process."""
-    secret = current_app.extensions.get(SERVER_SECRET)
-    if secret is None:
-        row = db.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
-        secret = current_app.extensions[SERVER_SECRET] = bytes.fromhex(row[0])
-    return secret
+BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+STORAGE_FAULTS = {
+    sqlite3.SQLITE_READONLY: ("read_only", "the database file or its folder is read-only"),
+    sqlite3.SQLITE_PERM: ("read_only", "the database file or its folder is read-only"),
+    sqlite3.SQLITE_FULL: ("disk_full", "the disk is full"),
+    sqlite3.SQLITE_CORRUPT: ("corrupt", "the database file is damaged"),
+    sqlite3.SQLITE_NOTADB: ("corrupt", "the database file is damaged"),
+    sqlite3.SQLITE_CANTOPEN: ("missing", "the database file or its folder is missing"),
+    sqlite3.SQLITE_IOERR: ("io_error", "the disk reports an error"),
+    sqlite3.SQLITE_PROTOCOL: ("io_error", "the disk reports an error"),
+    sqlite3.SQLITE_NOMEM: ("io_error", "the server is out of memory"),
+}
 
 
-def derived_key(db: Database, idempotency_key: str, match_id: str) -> str:
-    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by the server's secret over
-    the creation key and the match id. A retry of the creation can give the same key again while only
-    hashes are stored, and nobody without the server's secret can work it out from the creation key."""
-    message = b"kibic match key\0" + idempotency_key.encode() + b"\0" + match_id.encode()
-    digest = hmac.new(server_secret(db), message, hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+def sqlite_fault(error: sqlite3.Error) -> StoreError | None:
+    """The store's error for a database that is busy or out of order; None for an error that is a bug."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return None
+    primary = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if primary in BUSY:
+        return Busy("the database stayed locked by other writers")
+    if primary in STORAGE_FAULTS:
+        return Unavailable(*STORAGE_FAULTS[primary])
+    if str(error).startswith("no such table"):
+        return Unavailable("corrupt", "the database file is not Kibic's")
+    return None
 
 
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+def sqlite_faults(method: Callable[P, R]) -> Callable[P, R]:
+    """`method` with SQLite's errors of a busy or broken database raised as the store's own."""
 
-
-def key_matches(key: str, key_hash: str) -> bool:
-    """Whether `key` is the one hashed in `key_hash`; the comparison takes the same time whatever differs."""
-    return hmac.compare_digest(hash_key(key), key_hash)
-
-
-# --- matches -------------------------------------------------------------------------------------
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def insert_match(db: Database, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
-                 request_hash: str | None = None) -> None:
-    """Stores a new match; raises `sqlite3.IntegrityError` if its Idempotency-Key already made one."""
-    with db.atomic():
-        db.execute(
-            "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
-            "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-             header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
-
-
-def idempotent_match(db: Database, idempotency_key_hash: str) -> dict | None:
-    """The match created earlier with this Idempotency-Key (by its hash)."""
-    rows = list(db.query("SELECT * FROM matches WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
-    return rows[0] if rows else None
-
-
-def match_row(db: Database, match_id: str) -> dict:
-    cursor = db.execute("SELECT * FROM matches WHERE id = ?", [match_id])  # one statement, no savepoint around it
-    row = cursor.fetchone()
-    if row is None:
-        raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
-    return dict(zip([column[0] for column in cursor.description], row, strict=True))
-
-
-def header(row: dict) -> dict:
-    return {"game": row["game"], "players": json.loads(row["players"]), "options": json.loads(row["options"]),
-            "stake": row["stake"], "currency": row["currency"]}
-
-
-# --- events --------------------------------------------------------------------------------------
-
-def events(db: Database, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
-    """The log of a match (after event `after`, up to event `upto` when given), oldest first, with their `seq`."""
-    rows = db.query("SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-                    [match_id, after, LAST_SEQ if upto is None else upto])
-    return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
-
-
-def latest_seq(db: Database, match_id: str) -> int:
-    """The seq of the match's latest event (0 before the first one): one query on the primary keys."""
-    found, seq = db.execute(
-        "SELECT EXISTS (SELECT 1 FROM matches WHERE id = ?), (SELECT max(seq) FROM events WHERE match_id = ?)",
-        [match_id, match_id]).fetchone()
-    if not found:
-        raise MatchNotFound(f"No match has the id {match_id!r}.", {"id": match_id})
-    return seq or 0
-
-
-def event(db: Database, match_id: str, seq: int) -> dict:
-    rows = db.query("SELECT payload FROM events WHERE match_id = ? AND seq = ?", [match_id, seq])
-    return {**json.loads(next(rows)["payload"]), "seq": seq}
-
-
-def load_match(db: Database, match_id: str, upto: int | None = None) -> Match:
-    """The match as its header and its log rebuild it (as it stood after event `upto`, when given)."""
-    return Match.replay(header(match_row(db, match_id)), events(db, match_id, upto))
-
-
-# --- the matches this process holds --------------------------------------------------------------
-
-class MatchCache:
-    """The matches a server process folded lately, each as it stood after its latest event; the least
-    recently used go first when there are more than `size`.
-
-    A request takes its match out while it works on it, so no other request of the process sees it half
-    changed, and puts it back when done; a request that finds it missing rebuilds it from the log.
-    """
-
-    def __init__(self, size: int):
-        self.size = size
-        self.matches: OrderedDict[str, Match] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self.matches)
-
-    def take(self, match_id: str) -> Match | None:
-        with self.lock:
-            return self.matches.pop(match_id, None)
-
-    def put(self, match_id: str, match: Match) -> None:
-        """Keeps `match`, unless the cache holds the same match further on (another request's)."""
-        with self.lock:
-            held = self.matches.get(match_id)
-            if held is None or held.seq <= match.seq:
-                self.matches[match_id] = match
-            self.matches.move_to_end(match_id)
-            while len(self.matches) > self.size:
-                self.matches.popitem(last=False)
-
-
-def cache() -> MatchCache:
-    return current_app.extensions["kibic_matches"]
-
-
-@contextmanager
-def current_match(db: Database, match_id: str, latest: int | None = None) -> Iterator[Match]:
-    """The match after its latest stored event (`latest`, when the caller just read it), for this request alone.
-
-    It goes back to the process's cache when the block ends, unless the block raised after changing it:
-    a block that records an event must store it before it ends, or raise.
-    """
-    latest = latest_seq(db, match_id) if latest is None else latest
-    match = up_to_date(db, match_id, cache().take(match_id), latest)
-    seq = match.seq
-    try:
-        yield match
-    except BaseException:
-        if match.seq == seq:
-            cache().put(match_id, match)
-        raise
-    cache().put(match_id, match)
-
-
-def up_to_date(db: Database, match_id: str, match: Match | None, latest: int) -> Match:
-    """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step."""
-    if match is not None and match.seq > latest:
-        latest = latest_seq(db, match_id)  # stored by this process after `latest` was read, or out of step
-    if match is not None and match.seq == latest:
-        return match
-    if match is not None and match.seq < latest:
+    @functools.wraps(method)
+    def translated(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            for event in events(db, match_id, upto=latest, after=match.seq):
-                match.record(event, event["seq"])
-        except ValueError:
-            match = None
-        if match is not None and match.seq == latest:
-            return match
-    return load_match(db, match_id, upto=latest)
+            return method(*args, **kwargs)
+        except sqlite3.Error as exc:
+            fault = sqlite_fault(exc)
+            if fault is None:
+                raise
+            log.error("storage failure: %s", exc)
+            raise fault from exc
+
+    return translated
 
 
-def append_event(db: Database, match_id: str, event: dict, idempotency_key: str | None = None,
-                 request_hash: str | None = None) -> None:
-    """Stores `event` (with its `seq`); raises `sqlite3.IntegrityError` if that seq or key is taken."""
-    payload = {key: value for key, value in event.items() if key != "seq"}
-    with db.atomic():
-        db.execute(
-            "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash])
+class SQLiteStore(Store):
+    """The matches in one SQLite file through sqlite-utils, each request on a connection of the process's
+    (`get_db`)."""
 
+    def __init__(self, path: str):
+        self.path = path
+        self.secret: bytes | None = None
 
-def idempotent_event(db: Database, match_id: str, idempotency_key: str) -> dict | None:
-    """The event recorded earlier under this Idempotency-Key: its seq and the hash of its request."""
-    rows = list(db.query("SELECT seq, request_hash FROM events WHERE match_id = ? AND idempotency_key = ?",
-                         [match_id, idempotency_key]))
-    return rows[0] if rows else None
+    @sqlite_faults
+    def migrate(self) -> None:
+        migrate(self.path)
+
+    def close(self) -> None:
+        connections().close()
+
+    @sqlite_faults
+    def server_secret(self) -> bytes:
+        """The server's own secret (`create_the_server_secret`), read once per process."""
+        if self.secret is None:
+            row = get_db().execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
+            self.secret = bytes.fromhex(row[0])
+        return self.secret
+
+    @sqlite_faults
+    def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+        db = get_db()
+        try:
+            with db.atomic():
+                db.execute(
+                    "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+                    "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+                     header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+                if evening_id is not None:
+                    db.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
+                               [match_id, evening_id, now()])
+        except sqlite3.IntegrityError as exc:
+            if "idempotency_key_hash" in str(exc):
+                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+            raise
+
+    @sqlite_faults
+    def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
+        rows = list(get_db().query("SELECT * FROM matches WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+        return rows[0] if rows else None
+
+    @sqlite_faults
+    def match_row(self, match_id: str) -> dict:
+        cursor = get_db().execute("SELECT * FROM matches WHERE id = ?", [match_id])  # one statement, no savepoint
+        row = cursor.fetchone()
+        if row is None:
+            raise UnknownMatch(match_id)
+        return dict(zip([column[0] for column in cursor.description], row, strict=True))
+
+    @sqlite_faults
+    def events(self, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
+        rows = get_db().query(
+            "SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            [match_id, after, LAST_SEQ if upto is None else upto])
+        return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
+
+    @sqlite_faults
+    def event(self, match_id: str, seq: int) -> dict:
+        rows = get_db().query("SELECT payload FROM events WHERE match_id = ? AND seq = ?", [match_id, seq])
+        return {**json.loads(next(rows)["payload"]), "seq": seq}
+
+    @sqlite_faults
+    def latest_seq(self, match_id: str) -> int:
+        found, seq = get_db().execute(
+            "SELECT EXISTS (SELECT 1 FROM matches WHERE id = ?), (SELECT max(seq) FROM events WHERE match_id = ?)",
+            [match_id, match_id]).fetchone()
+        if not found:
+            raise UnknownMatch(match_id)
+        return seq or 0
+
+    @sqlite_faults
+    def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        with connection() as db:
+            for start in range(0, len(match_ids), LOOKUP_CHUNK):
+                ids = json.dumps(match_ids[start:start + LOOKUP_CHUNK])
+                rows = db.execute("SELECT value, (SELECT max(seq) FROM events WHERE match_id = value) "
+                                  "FROM json_each(?)", [ids])
+                found.update((match_id, seq or 0) for match_id, seq in rows)
+        return found
+
+    @sqlite_faults
+    def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
+                     request_hash: str | None = None) -> None:
+        payload = {key: value for key, value in event.items() if key != "seq"}
+        db = get_db()
+        try:
+            with db.atomic():
+                db.execute(
+                    "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key,
+                     request_hash])
+        except sqlite3.IntegrityError as exc:
+            if "events.idempotency_key" in str(exc):
+                raise IdempotencyKeyTaken(idempotency_key) from exc
+            if "events.seq" in str(exc):
+                raise SeqTaken(event["seq"]) from exc
+            if "FOREIGN KEY" in str(exc):
+                raise UnknownMatch(match_id) from exc
+            raise
+
+    @sqlite_faults
+    def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:
+        rows = list(get_db().query("SELECT seq, request_hash FROM events WHERE match_id = ? AND idempotency_key = ?",
+                                   [match_id, idempotency_key]))
+        return rows[0] if rows else None
+
+    @sqlite_faults
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
+        db = get_db()
+        with db.atomic():
+            db.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
+                       [evening_id, name, currency, now(), key_hash])
+
+    @sqlite_faults
+    def evening_row(self, evening_id: str) -> dict | None:
+        cursor = get_db().execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = ?",
+                                  [evening_id])
+        row = cursor.fetchone()
+        return None if row is None else dict(zip([column[0] for column in cursor.description], row, strict=True))
+
+    @sqlite_faults
+    def evening_match_ids(self, evening_id: str) -> list[str]:
+        rows = get_db().execute("SELECT match_id FROM evening_matches WHERE evening_id = ? ORDER BY rowid",
+                                [evening_id])
+        return [row[0] for row in rows.fetchall()]
+
+    @sqlite_faults
+    def evening_key_hash(self, match_id: str) -> str | None:
+        row = get_db().execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
+                               "WHERE m.match_id = ?", [match_id]).fetchone()
+        return None if row is None else row[0]

@@ -14,9 +14,7 @@ new state once for all its streams of that match. Streams hold no database conne
 
 from __future__ import annotations
 
-import json
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -24,8 +22,9 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from . import store, views
+from . import matches, store
 from .errors import ApiError
+from .store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +34,6 @@ LOOK_SECONDS = 0.1  # how often a process looks for new events of the matches it
 IDLE_SECONDS = 15.0  # a comment this often keeps an idle stream open through proxies
 RETRY_MS = 2000  # how long a browser waits before it reconnects a broken stream
 WATCH = "kibic.watch"
-LOOKUP_CHUNK = 500  # match ids per query
 
 
 class BadLastEventId(ApiError):
@@ -47,8 +45,7 @@ class BadLastEventId(ApiError):
 @bp.get("/api/matches/<match_id>/stream")
 def stream(match_id: str):
     after = last_event_id()
-    with store.connection() as db:
-        latest = store.latest_seq(db, match_id)  # 404 and 503 are answered before the stream starts
+    latest = store.current().latest_seq(match_id)  # 404 and 503 are answered before the stream starts
     watch = current_app.extensions[WATCH]
     followed = watch.follow(match_id, latest)
     messages = watch.messages(followed, after if after is not None and after <= latest else -1)
@@ -67,8 +64,8 @@ def last_event_id() -> int | None:
 
 def message(app: Flask, match_id: str) -> tuple[int, str]:
     """The match's latest state as one event of the stream: its seq and its text."""
-    with app.app_context(), store.connection() as db, store.current_match(db, match_id) as match:
-        body = views.state(match_id, match, keyed=False)  # what GET /api/matches/{id} answers a reader without the key
+    with app.app_context(), matches.current_match(match_id) as match:
+        body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers a reader without the key
         return match.seq, f"id: {match.seq}\ndata: {app.json.dumps(body)}\n\n"
 
 
@@ -135,7 +132,7 @@ class Watch:
                 if not changed.wait(max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
                     yield ": idle\n\n"
                     quiet_since = time.monotonic()
-        except (ApiError, sqlite3.Error, OSError) as exc:  # storage out of order: the client reconnects or polls
+        except (StoreError, ApiError, OSError) as exc:  # storage out of order: the client reconnects or polls
             log.warning("a stream of match %s ends: %s", followed.match_id, exc)
         finally:
             self.leave(followed)
@@ -151,7 +148,7 @@ class Watch:
                 followed = list(self.followed.values())
             try:
                 with self.app.app_context():
-                    latest = self.latest(followed)
+                    latest = store.current().latest_seqs([each.match_id for each in followed])
             except Exception as exc:  # noqa: BLE001 - storage out of order: the streams wait, the next look tries again
                 if not self.failing:
                     log.warning("cannot look for new events (the streams wait until the storage is back): %r", exc)
@@ -160,16 +157,6 @@ class Watch:
             self.failing = False
             for each in followed:
                 each.moved_on(latest.get(each.match_id, 0))
-
-    def latest(self, followed: list[Followed]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        with store.connection() as db:
-            for start in range(0, len(followed), LOOKUP_CHUNK):
-                ids = json.dumps([each.match_id for each in followed[start:start + LOOKUP_CHUNK]])
-                rows = db.execute("SELECT value, (SELECT max(seq) FROM events WHERE match_id = value) "
-                                  "FROM json_each(?)", [ids])
-                found.update((match_id, seq or 0) for match_id, seq in rows)
-        return found
 
 
 def register(app: Flask) -> None:

@@ -38,23 +38,20 @@ def logged_match(game: str, events: int, rng: random.Random) -> Match:
 
 
 def measure(game: str, count: int, events: int, folder: str) -> dict:
-    from api import create_app, store
+    from api import create_app, keys, matches, store
 
     app = create_app({"DATABASE": str(Path(folder) / "referee.db"), "MATCHES_CACHED": count})
     rng = random.Random(4)
     logged = [logged_match(game, events, rng) for _ in range(min(count, 20))]
     ids = []
     with app.app_context():
-        db = store.get_db()
+        held = store.current()
         for number in range(count):
             match = logged[number % len(logged)]
-            match_id = store.new_match_id()
-            store.insert_match(db, match_id, match.header(), store.hash_key(store.new_key()))
-            with db.atomic():
-                for event in match.log:
-                    payload = {key: value for key, value in event.items() if key != "seq"}
-                    db.execute("INSERT INTO events (match_id, seq, type, payload, created) VALUES (?, ?, ?, ?, ?)",
-                               [match_id, event["seq"], event["type"], json.dumps(payload), store.now()])
+            match_id = keys.new_match_id()
+            held.create_match(match_id, match.header(), keys.hash_key(keys.new_key()))
+            for event in match.log:
+                held.append_event(match_id, event)
             ids.append(match_id)
     del logged
     client = app.test_client()
@@ -64,7 +61,7 @@ def measure(game: str, count: int, events: int, folder: str) -> dict:
     for match_id in ids:
         assert client.get(f"/api/matches/{match_id}").status_code == 200
     gc.collect()
-    held = app.extensions["kibic_matches"]
+    held = app.extensions[matches.CACHE]
     return {"game": game, "matches": len(held), "events": sum(m.seq for m in held.matches.values()) / len(held),
             "bytes": resident_bytes() - before}
 

@@ -8,6 +8,7 @@ the error shape.
 from __future__ import annotations
 
 import functools
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,30 @@ def restart(app):
         return Table(app_again.test_client())
 
     return again
+
+
+def stored(app, sql: str, params=()) -> list[tuple]:
+    """Rows read (or changes made) straight in the app's database, behind the app's back: a SQLite file or
+    PostgreSQL. `sql` marks each value with `?`."""
+    database = app.config["DATABASE"]
+    if database.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            cursor = conn.execute(sql.replace("?", "%s"), params)
+            return cursor.fetchall() if cursor.description else []
+    with sqlite3.connect(database) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def dump(app) -> str:
+    """Everything the app's database holds, as text."""
+    database = app.config["DATABASE"]
+    if not database.startswith("postgresql://"):
+        with sqlite3.connect(database) as db:
+            return "\n".join(db.iterdump())
+    tables = ["matches", "events", "evenings", "evening_matches", "settings"]
+    return "\n".join(repr(row) for table in tables for row in stored(app, f"SELECT * FROM {table}"))
 
 
 class Table:

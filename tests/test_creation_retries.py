@@ -7,15 +7,13 @@ import base64
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import uuid
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+from conftest import dump, stored
 
-import api.views
-from api import create_app, store
+from api import create_app, keys, store
 
 NEW_MATCH = {"game": "ogorek", "players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"}
 
@@ -26,8 +24,7 @@ def create(client, body=NEW_MATCH, idempotency_key=None):
 
 
 def stored_matches(app) -> list[tuple]:
-    with sqlite3.connect(app.config["DATABASE"]) as db:
-        return db.execute("SELECT * FROM matches").fetchall()
+    return stored(app, "SELECT * FROM matches")
 
 
 @pytest.fixture
@@ -84,18 +81,16 @@ def test_a_refused_creation_is_not_remembered(app, client, idempotency_key):
 def test_only_hashes_of_the_keys_are_stored(app, client, idempotency_key):
     match = create(client, idempotency_key=idempotency_key).get_json()
 
-    with sqlite3.connect(app.config["DATABASE"]) as db:
-        dump = "\n".join(db.iterdump())
-    assert idempotency_key not in dump and match["key"] not in dump
-    assert store.hash_key(idempotency_key) in dump and store.hash_key(match["key"]) in dump
+    text = dump(app)
+    assert idempotency_key not in text and match["key"] not in text
+    assert keys.hash_key(idempotency_key) in text and keys.hash_key(match["key"]) in text
 
 
 def test_the_match_key_is_derived_from_the_idempotency_key_and_the_id(app, client, idempotency_key):
     match = create(client, idempotency_key=idempotency_key).get_json()
     with app.app_context():
-        db = store.get_db()
-        assert match["key"] == store.derived_key(db, idempotency_key, match["id"])
-        assert match["key"] != store.derived_key(db, idempotency_key + "x", match["id"])
+        assert match["key"] == keys.derived_key(idempotency_key, match["id"])
+        assert match["key"] != keys.derived_key(idempotency_key + "x", match["id"])
     assert len(match["key"]) >= 43  # 256 bits
 
 
@@ -129,13 +124,13 @@ def test_common_random_keys_are_accepted(client, make):
 def test_a_retry_racing_its_first_attempt_gets_the_same_match(app, client, idempotency_key, monkeypatch):
     """Both attempts looked for the key before either stored the match: the second learns from the index."""
     first = create(client, idempotency_key=idempotency_key).get_json()
-    lookup, calls = store.idempotent_match, []
+    lookup, calls = store.current(app).idempotent_match, []
 
-    def not_yet_then_found(db, key_hash):
+    def not_yet_then_found(key_hash):
         calls.append(key_hash)
-        return None if len(calls) == 1 else lookup(db, key_hash)
+        return None if len(calls) == 1 else lookup(key_hash)
 
-    monkeypatch.setattr(api.views.store, "idempotent_match", not_yet_then_found)
+    monkeypatch.setattr(store.current(app), "idempotent_match", not_yet_then_found)
     retry = create(client, idempotency_key=idempotency_key)
 
     assert len(calls) == 2
@@ -144,24 +139,22 @@ def test_a_retry_racing_its_first_attempt_gets_the_same_match(app, client, idemp
     assert len(stored_matches(app)) == 1
 
 
-def test_the_match_key_depends_on_the_servers_own_secret(app, client, idempotency_key):
+def test_the_match_key_depends_on_the_servers_own_secret(app, client, idempotency_key, tmp_path):
     """The same creation key and match id give another key on another server: the creation key is not enough."""
     match = create(client, idempotency_key=idempotency_key).get_json()
-    with sqlite3.connect(app.config["DATABASE"]) as db:
-        [(secret,)] = db.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchall()
+    [(secret,)] = stored(app, "SELECT value FROM settings WHERE name = 'server_secret'")
     assert len(bytes.fromhex(secret)) == 32
     without_secret = base64.urlsafe_b64encode(hmac.new(idempotency_key.encode(), b"kibic match key\0" +
                                                        match["id"].encode(), hashlib.sha256).digest())
     assert match["key"] != without_secret.rstrip(b"=").decode()
-    other = create_app({"TESTING": True, "DATABASE": str(Path(app.config["DATABASE"]).with_name("other.db"))})
+    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.db")})
     with other.app_context():
-        assert store.derived_key(store.get_db(), idempotency_key, match["id"]) != match["key"]
+        assert keys.derived_key(idempotency_key, match["id"]) != match["key"]
 
 
 def test_a_creation_retried_after_24_hours_gets_no_key(app, client, idempotency_key):
     first = create(client, idempotency_key=idempotency_key).get_json()
-    with sqlite3.connect(app.config["DATABASE"]) as db:
-        db.execute("UPDATE matches SET created = ?", [(datetime.now(UTC) - timedelta(hours=24, minutes=1)).isoformat()])
+    stored(app, "UPDATE matches SET created = ?", [(datetime.now(UTC) - timedelta(hours=24, minutes=1)).isoformat()])
     late = create(client, idempotency_key=idempotency_key)
     assert late.status_code == 409
     assert late.get_json()["error"]["code"] == "creation_retry_expired"

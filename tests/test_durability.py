@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from gunicorn_server import Gunicorn
 
-from api import store
+from api import keys
 from referee import Match
 from referee.cards import deck
 
@@ -212,7 +212,7 @@ def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
         server.stop()
 
     by_key = Counter((match_id, key) for match_id, _, _, key, _ in rows)
-    creation_hashes = {store.hash_key(key): match_id for key, match_id in tally.created.items()}
+    creation_hashes = {keys.hash_key(key): match_id for key, match_id in tally.created.items()}
     doubles = sum(count - 1 for count in by_key.values()) + sum(1 for row in rows if row[3] is None)
     doubles += sum(1 for match in matches.values() if creation_hashes.get(match["idempotency_key_hash"]) != match["id"])
     recorded = {(match_id, key): {**json.loads(payload), "seq": seq} for match_id, seq, payload, key, _ in rows}

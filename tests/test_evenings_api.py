@@ -8,6 +8,7 @@ import io
 from decimal import Decimal
 
 import pytest
+from conftest import stored
 
 
 def new_evening(client, name="Friday", currency="PLN") -> dict:
@@ -52,10 +53,10 @@ def test_a_new_evening_has_an_id_a_key_and_nothing_to_settle(client):
 
 def test_the_key_is_stored_only_as_its_hash(app, client):
     evening = new_evening(client)
-    with app.app_context():
-        from api import store
-        row = store.get_db().execute("SELECT key_hash FROM evenings WHERE id = ?", [evening["id"]]).fetchone()
-    assert row[0] == store.hash_key(evening["key"]) and evening["key"] not in row[0]
+    from api import keys
+
+    [row] = stored(app, "SELECT key_hash FROM evenings WHERE id = ?", [evening["id"]])
+    assert row[0] == keys.hash_key(evening["key"]) and evening["key"] not in row[0]
 
 
 def test_people_nets_and_fewest_transfers_over_the_whole_evening(client):
@@ -113,9 +114,7 @@ def test_an_unknown_evening_is_404_and_creates_no_match(client, app):
                            headers={"Authorization": "Bearer whatever"})
     assert (response.status_code, response.get_json()["error"]["code"]) == (404, "evening_not_found")
     assert client.get("/api/evenings/nope").get_json()["error"]["code"] == "evening_not_found"
-    with app.app_context():
-        from api import store
-        assert store.get_db().execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+    assert stored(app, "SELECT count(*) FROM matches")[0][0] == 0
 
 
 def test_the_evening_key_writes_and_reads_its_matches_only(client):
@@ -186,11 +185,11 @@ def test_the_figures_come_as_json_per_match_and_csv_per_evening(client):
 
 
 def test_only_names_are_made_inert_in_the_csv(client, monkeypatch):
-    import api.store
-    monkeypatch.setattr(api.store, "new_match_id", lambda: "-AbC_123")
+    import api.keys
+    monkeypatch.setattr(api.keys, "new_match_id", lambda: "-AbC_123")
     evening = client.post("/api/evenings", json={"name": "Friday", "currency": "PLN"}).get_json()
     assert evening["id"] == "-AbC_123"
-    monkeypatch.setattr(api.store, "new_match_id", lambda: "-xYz")
+    monkeypatch.setattr(api.keys, "new_match_id", lambda: "-xYz")
     new_match(client, evening, ["-Ann", "@Bob", "+Cid"])
     rows = list(csv.reader(io.StringIO(client.get("/api/evenings/-AbC_123/figures.csv").get_data(as_text=True))))
     assert [row[2] for row in rows[1:4]] == ["'-Ann", "'@Bob", "'+Cid"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import ContractClient, Table
+from conftest import ContractClient, Table, stored
 
+import api.matches
 import api.views
-from api import create_app, store
+from api import create_app, matches, store
 
 SEED_PLAYS = [("W", "K"), ("N", "2"), ("E", "3"), ("S", "A"), ("S", "9"), ("W", "K"), ("N", "5"), ("E", "7")]
 
@@ -34,13 +35,13 @@ def worker(app):
 def rebuilds(monkeypatch) -> list[str]:
     """The matches rebuilt from their whole log (not taken from a cache)."""
     seen: list[str] = []
-    load = store.load_match
+    load = matches.load_match
 
-    def counting(db, match_id, upto=None):
+    def counting(match_id, upto=None):
         seen.append(match_id)
-        return load(db, match_id, upto)
+        return load(match_id, upto)
 
-    monkeypatch.setattr(store, "load_match", counting)
+    monkeypatch.setattr(matches, "load_match", counting)
     return seen
 
 
@@ -182,7 +183,7 @@ def test_an_unknown_match_is_404_even_with_a_tag(table):
 
 def test_the_cache_keeps_the_latest_matches_only(app, table):
     matches = [dealt_match(table) for _ in range(5)]
-    cache = app.extensions["kibic_matches"]
+    cache = app.extensions[api.matches.CACHE]
     cache.size = 2
     for match in matches:
         table.state(match)
@@ -206,15 +207,15 @@ def dealt_in_race(table, monkeypatch):
     """A play that loses the race for seq 2 to another phone's K, after the match was read."""
     match = dealt_match(table)
     table.state(match)
-    up_to_date = store.up_to_date
+    up_to_date = matches.up_to_date
 
-    def read_then_race(db, match_id, held, latest):
-        loaded = up_to_date(db, match_id, held, latest)
-        monkeypatch.setattr(store, "up_to_date", up_to_date)
-        store.append_event(db, match_id, {"type": "play", "seat": 1, "card": "K", "seq": loaded.seq + 1})
+    def read_then_race(match_id, held, latest):
+        loaded = up_to_date(match_id, held, latest)
+        monkeypatch.setattr(matches, "up_to_date", up_to_date)
+        store.current().append_event(match_id, {"type": "play", "seat": 1, "card": "K", "seq": loaded.seq + 1})
         return loaded
 
-    monkeypatch.setattr(store, "up_to_date", read_then_race)
+    monkeypatch.setattr(matches, "up_to_date", read_then_race)
     return match, table.play(match, "W", "A", expect=409)
 
 
@@ -249,10 +250,7 @@ def test_a_log_shorter_than_the_match_in_hand_is_believed(app, table):
     for seat, card in SEED_PLAYS[:4]:
         table.play(match, seat, card)
     earlier = table.client.get(f"/api/matches/{match['id']}/events").get_json()["events"][:3]
-    with app.app_context():
-        db = store.get_db()
-        with db.atomic():
-            db.execute("DELETE FROM events WHERE match_id = ? AND seq > 3", [match["id"]])
+    stored(app, "DELETE FROM events WHERE match_id = ? AND seq > 3", [match["id"]])
 
     state = table.state(match)
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import api.views
-from api import store
+from api import keys, matches, store
 
 
 @pytest.fixture
@@ -116,15 +115,15 @@ def test_expect_seq_behind_the_log_is_refused_with_the_current_state(table, deal
 
 def another_phone_writes_first(monkeypatch, event, idempotency_key=None, request_hash=None):
     """Between our read of the log and our write, another phone appends `event` as the next seq."""
-    up_to_date = store.up_to_date
+    up_to_date = matches.up_to_date
 
-    def read_then_race(db, match_id, match, latest):
-        loaded = up_to_date(db, match_id, match, latest)
-        monkeypatch.setattr(api.views.store, "up_to_date", up_to_date)
-        store.append_event(db, match_id, {**event, "seq": loaded.seq + 1}, idempotency_key, request_hash)
+    def read_then_race(match_id, match, latest):
+        loaded = up_to_date(match_id, match, latest)
+        monkeypatch.setattr(matches, "up_to_date", up_to_date)
+        store.current().append_event(match_id, {**event, "seq": loaded.seq + 1}, idempotency_key, request_hash)
         return loaded
 
-    monkeypatch.setattr(api.views.store, "up_to_date", read_then_race)
+    monkeypatch.setattr(matches, "up_to_date", read_then_race)
 
 
 def test_two_phones_logging_the_same_seq_the_second_gets_a_conflict(client, table, dealt, monkeypatch):
@@ -142,7 +141,7 @@ def test_two_phones_logging_the_same_seq_the_second_gets_a_conflict(client, tabl
 
 def test_a_retry_racing_its_own_first_attempt_gets_the_first_answer(client, table, dealt, monkeypatch):
     body = {"type": "play", "seat": 1, "card": "K"}
-    digest = api.views.request_hash("event", body)
+    digest = keys.request_hash("event", body)
     another_phone_writes_first(monkeypatch, body, "k1", digest)
 
     response = post(client, dealt, body, "k1")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app, security, store
+from api import create_app, keys, security, store
 
 API = Path(__file__).resolve().parents[1] / "api"
 NAMES = ['<img src=x onerror="alert(1)">', "Ala & 'Ola'", "</script><script>alert(2)</script>", "Zoë 😀"]
@@ -111,8 +111,9 @@ INTERNAL_ERRORS = [
 @pytest.mark.parametrize("error", INTERNAL_ERRORS, ids=lambda error: type(error).__name__)
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_an_internal_error_shows_no_trace_and_no_sql(client, dealt, monkeypatch, error, method):
-    monkeypatch.setattr(store, "match_row", raising(error))
-    monkeypatch.setattr(store, "latest_seq", raising(error))  # a cached match reads only its latest seq
+    monkeypatch.setattr(store.current(client.application), "match_row", raising(error))
+    held = store.current(client.application)
+    monkeypatch.setattr(held, "latest_seq", raising(error))  # a cached match reads only its latest seq
     if method == "GET":
         response = client.get(f"/api/matches/{dealt['id']}")
     else:
@@ -133,13 +134,13 @@ def test_a_write_compares_the_key_by_its_hash_in_constant_time(client, dealt, mo
         compared.append((a, b))
         return compare_digest(a, b)
 
-    monkeypatch.setattr(store.hmac, "compare_digest", spy)
+    monkeypatch.setattr(keys.hmac, "compare_digest", spy)
     response = client.post(f"/api/matches/{dealt['id']}/undo", headers={"Authorization": "Bearer not-the-key"})
 
     assert response.status_code == 403
     with sqlite3.connect(client.application.config["DATABASE"]) as db:
         stored_hash = db.execute("SELECT key_hash FROM matches WHERE id = ?", [dealt["id"]]).fetchone()[0]
-    assert compared == [(store.hash_key("not-the-key"), stored_hash)]
+    assert compared == [(keys.hash_key("not-the-key"), stored_hash)]
 
 
 # --- SQL is literal text; values are bound --------------------------------------------------------

@@ -225,8 +225,9 @@ def test_storage_errors_that_are_bugs_stay_500(client, match, monkeypatch):
     def broken(*args, **kwargs):
         raise sqlite3.OperationalError('near "SELEC": syntax error')
 
-    monkeypatch.setattr(store, "match_row", broken)
-    monkeypatch.setattr(store, "latest_seq", broken)  # a cached match reads only its latest seq
+    monkeypatch.setattr(store.current(client.application), "match_row", broken)
+    held = store.current(client.application)
+    monkeypatch.setattr(held, "latest_seq", broken)  # a cached match reads only its latest seq
     response = client.get(f"/api/matches/{match['id']}")
     assert response.status_code == 500
     assert response.get_json()["error"]["code"] == "internal_error"

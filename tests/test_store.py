@@ -1,4 +1,5 @@
-"""The SQLite store: its schema, WAL and durable writes, its keys, and server processes starting together."""
+"""The store: its interface (the seq and Idempotency-Key as concurrency checks, evenings, the server secret), the
+SQLite file's schema, WAL and durable writes, and server processes starting together."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from api import store
+from api import keys, store
 
 PROCESSES = 6
 STARTS = 30
@@ -46,38 +47,78 @@ def test_migrating_again_changes_nothing(db, tmp_path):
     assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)  # one server secret, made once
 
 
-def test_the_same_seq_twice_is_refused_by_the_key(db):
-    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
-    store.insert_match(db, "m1", header, store.hash_key("k"))
-    store.append_event(db, "m1", {"seq": 1, "type": "deal", "dealer": 0})
-    with pytest.raises(sqlite3.IntegrityError):
-        store.append_event(db, "m1", {"seq": 1, "type": "deal", "dealer": 1})
-    assert store.events(db, "m1") == [{"seq": 1, "type": "deal", "dealer": 0}]
+@pytest.fixture
+def held(app):
+    """The store of a fresh app, in the app's context: the interface the views use."""
+    with app.app_context():
+        yield store.current()
 
 
-def test_an_idempotency_key_is_unique_within_a_match(db):
-    header = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
+HEADER = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
+
+
+def test_the_same_seq_twice_is_refused_by_the_key(held):
+    held.create_match("m1", HEADER, keys.hash_key("k"))
+    held.append_event("m1", {"seq": 1, "type": "deal", "dealer": 0})
+    with pytest.raises(store.SeqTaken):
+        held.append_event("m1", {"seq": 1, "type": "deal", "dealer": 1})
+    assert held.events("m1") == [{"seq": 1, "type": "deal", "dealer": 0}]
+    assert held.latest_seq("m1") == 1
+
+
+def test_an_idempotency_key_is_unique_within_a_match(held):
     for match_id in ("m1", "m2"):
-        store.insert_match(db, match_id, header, store.hash_key("k"))
-    store.append_event(db, "m1", {"seq": 1, "type": "end"}, "same", "h")
-    store.append_event(db, "m2", {"seq": 1, "type": "end"}, "same", "h")
-    store.append_event(db, "m1", {"seq": 2, "type": "end"})
-    store.append_event(db, "m1", {"seq": 3, "type": "end"})
-    with pytest.raises(sqlite3.IntegrityError):
-        store.append_event(db, "m1", {"seq": 4, "type": "end"}, "same", "h")
-    assert store.idempotent_event(db, "m1", "same") == {"seq": 1, "request_hash": "h"}
+        held.create_match(match_id, HEADER, keys.hash_key("k"))
+    held.append_event("m1", {"seq": 1, "type": "end"}, "same", "h")
+    held.append_event("m2", {"seq": 1, "type": "end"}, "same", "h")
+    held.append_event("m1", {"seq": 2, "type": "end"})
+    held.append_event("m1", {"seq": 3, "type": "end"})
+    with pytest.raises(store.IdempotencyKeyTaken):
+        held.append_event("m1", {"seq": 4, "type": "end"}, "same", "h")
+    assert held.idempotent_event("m1", "same") == {"seq": 1, "request_hash": "h"}
+    assert held.latest_seqs(["m1", "m2", "nobody"]) == {"m1": 3, "m2": 1, "nobody": 0}
 
 
-def test_an_event_cannot_belong_to_no_match(db):
-    with pytest.raises(sqlite3.IntegrityError):
-        store.append_event(db, "nobody", {"seq": 1, "type": "end"})
+def test_an_event_cannot_belong_to_no_match(held):
+    with pytest.raises(store.UnknownMatch):
+        held.append_event("nobody", {"seq": 1, "type": "end"})
+    with pytest.raises(store.UnknownMatch):
+        held.latest_seq("nobody")
+    with pytest.raises(store.UnknownMatch):
+        held.match_row("nobody")
 
 
-def test_keys_are_compared_by_their_hash(db):
-    key_hash = store.hash_key("secret")
+def test_a_creation_key_makes_one_match(held):
+    held.create_match("m1", HEADER, keys.hash_key("k"), "creation-hash", "request-hash")
+    with pytest.raises(store.IdempotencyKeyTaken):
+        held.create_match("m2", HEADER, keys.hash_key("k"), "creation-hash", "request-hash")
+    found = held.idempotent_match("creation-hash")
+    assert found["id"] == "m1" and found["request_hash"] == "request-hash"
+    assert store.header(found) == HEADER
+    assert held.idempotent_match("other") is None
+
+
+def test_an_evening_keeps_its_matches_in_order(held):
+    held.create_evening("e1", "Friday", "PLN", keys.hash_key("ek"))
+    for match_id in ("m2", "m1", "m3"):
+        held.create_match(match_id, {**HEADER, "currency": "PLN"}, keys.hash_key("k"), evening_id="e1")
+    held.create_match("alone", HEADER, keys.hash_key("k"))
+    assert held.evening_match_ids("e1") == ["m2", "m1", "m3"]
+    assert held.evening_row("e1")["name"] == "Friday" and held.evening_row("nobody") is None
+    assert held.evening_key_hash("m1") == keys.hash_key("ek") and held.evening_key_hash("alone") is None
+
+
+def test_the_server_secret_is_made_once(held):
+    assert len(held.server_secret()) == 32
+    held.secret = None
+    assert held.server_secret() == held.server_secret()
+
+
+def test_keys_are_compared_by_their_hash():
+    key_hash = keys.hash_key("secret")
     assert key_hash != "secret" and len(key_hash) == 64
-    assert store.key_matches("secret", key_hash)
-    assert not store.key_matches("secre", key_hash)
+    assert keys.key_matches("secret", key_hash)
+    assert not keys.key_matches("secre", key_hash)
 
 
 def migrate_after(path: str, barrier) -> None:
@@ -100,3 +141,4 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (4,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)
+

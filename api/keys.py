@@ -1,0 +1,129 @@
+"""Keys, in one place: ids and keys of new matches and evenings, their hashes, the match key derived from a
+creation's Idempotency-Key with the server's secret, the Idempotency-Key header, and who holds a match's key.
+
+Only hashes of keys are stored, and a key is compared with its hash in constant time. A match created with
+an Idempotency-Key gets a key derived from that creation key, the match id and the server's own secret, so
+that a retry is given the same key again while nobody without the server's secret can work it out.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+
+from flask import request
+
+from . import store
+from .errors import BadIdempotencyKey, KeyRequired, WrongKey
+
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+# A creation key is a secret, so it must look random: a UUID v4 or at least 32 hex digits (with letters,
+# digits and 8 distinct characters: 32 random hex digits miss that once in 3 million), or at least 22
+# base64url characters (128 bits) with both cases and 11 distinct characters (22 random ones miss that
+# once in 50,000, 43 of them, 256 bits, once in 10^9). Counters, timestamps, dates, words, names and
+# e-mail addresses do not pass: too few distinct characters, one case only, or punctuation.
+UUID_V4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
+HEX_KEY = re.compile(r"^[0-9a-fA-F]{32,}$")
+BASE64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{22,}$")
+WRITE_NEEDS_KEY = "Changing a match needs its key: send the header Authorization: Bearer <key>."
+READ_WITH_KEY = ("Send the match's key as Authorization: Bearer <key>, or no Authorization header to read the match "
+                 "without its hands.")
+
+
+# --- new ids and keys, and their hashes ------------------------------------------------------------
+
+def new_match_id() -> str:
+    """128 random bits, URL-safe (an evening's id too)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_key() -> str:
+    """256 random bits, URL-safe: the match key when the creation carries no Idempotency-Key (an evening's key)."""
+    return secrets.token_urlsafe(32)
+
+
+def derived_key(idempotency_key: str, match_id: str) -> str:
+    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by the server's secret over
+    the creation key and the match id. A retry of the creation can give the same key again while only
+    hashes are stored, and nobody without the server's secret can work it out from the creation key."""
+    message = b"kibic match key\0" + idempotency_key.encode() + b"\0" + match_id.encode()
+    digest = hmac.new(store.current().server_secret(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_matches(key: str, key_hash: str) -> bool:
+    """Whether `key` is the one hashed in `key_hash`; the comparison takes the same time whatever differs."""
+    return hmac.compare_digest(hash_key(key), key_hash)
+
+
+def request_hash(route: str, body: object) -> str:
+    """What tells a retry (the same route and body) from another request sent with the same Idempotency-Key."""
+    canonical = json.dumps({"route": route, "body": body}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+# --- the request's keys ------------------------------------------------------------------------------
+
+def bearer_key() -> str | None:
+    """The key of the request's `Authorization: Bearer <key>` header; None without one."""
+    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+    key = key.strip()
+    return key if scheme.lower() == "bearer" and key else None
+
+
+def authorize(match_id: str, no_key: str = WRITE_NEEDS_KEY) -> None:
+    """The match exists (404) and the request carries its key (401 without one, 403 with another): the match's
+    own, or the key of the evening it belongs to."""
+    row = store.current().match_row(match_id)
+    key = bearer_key()
+    if key is None:
+        raise KeyRequired(no_key)
+    if not key_matches(key, row["key_hash"]) and not evening_key_opens(match_id, key):
+        raise WrongKey("That is not this match's key.")
+
+
+def evening_key_opens(match_id: str, key: str) -> bool:
+    """Whether `key` is the key of the evening the match belongs to."""
+    key_hash = store.current().evening_key_hash(match_id)
+    return key_hash is not None and key_matches(key, key_hash)
+
+
+def reader_has_key(match_id: str) -> bool:
+    """Whether a read comes with the match's key: False without an Authorization header, True with the right
+    key; a wrong or malformed one is refused as for a write (401, 403), so a phone can check a key with it."""
+    if "Authorization" not in request.headers:
+        return False
+    authorize(match_id, READ_WITH_KEY)
+    return True
+
+
+def request_idempotency_key(creation: bool = False) -> str | None:
+    """The Idempotency-Key header, checked. A creation's key is a secret its match key is derived from: it
+    must look random (`looks_random`)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.match(key):
+        raise BadIdempotencyKey("An Idempotency-Key is 1 to 200 visible ASCII characters, without spaces.")
+    if creation and not looks_random(key):
+        raise BadIdempotencyKey(
+            "The Idempotency-Key that creates a match is a secret and must be random: a UUID v4, 32 random hex "
+            "digits, or 256 random bits in base64url (43 characters).")
+    return key
+
+
+def looks_random(key: str) -> bool:
+    """Whether a creation key is of a random kind (a UUID v4, hex, base64url) with the variety randomness has."""
+    if UUID_V4.match(key) or HEX_KEY.match(key):
+        digits = key.replace("-", "").lower()
+        return len(set(digits)) >= 8 and any(c.isdigit() for c in digits) and any(c.isalpha() for c in digits)
+    return bool(BASE64URL_KEY.match(key)) and len(set(key)) >= 11 and any(c.isupper() for c in key) \
+        and any(c.islower() for c in key)

@@ -1,0 +1,209 @@
+"""The matches as the API serves them: folded matches kept by each process, a creation made once per
+Idempotency-Key, and an event recorded once.
+
+Each server process keeps the matches it folded lately (`MatchCache`), each as it stood after its latest
+event: a request checks the latest seq in the store (one indexed query), applies only the events other
+processes stored since, and rebuilds the match from its log only when it is missing or out of step.
+
+Recording (`record`): the referee decides the command on the match as stored, and the event is appended as
+the next seq; the store's primary key `(match_id, seq)` refuses it when another writer appended first (409
+`seq_conflict`, with the state as it now stands), and `expect_seq` refuses it when the client's view is
+behind. A request with an `Idempotency-Key` whose event was recorded already gets the first answer again and
+records nothing (422 `idempotency_key_reused` when the key came with another request); the key's record is
+written in the event's own transaction. A creation with an Idempotency-Key (`create`) is made once the same
+way, and its retry gets the same match and key within 24 hours.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app
+
+from referee import Match
+
+from . import encoding, keys, store
+from .errors import CreationRetryExpired, IdempotencyKeyReused, SeqConflict
+
+CACHE = "kibic_matches"
+CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
+lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
+
+
+# --- the matches this process holds --------------------------------------------------------------
+
+class MatchCache:
+    """The matches a server process folded lately, each as it stood after its latest event; the least
+    recently used go first when there are more than `size`.
+
+    A request takes its match out while it works on it, so no other request of the process sees it half
+    changed, and puts it back when done; a request that finds it missing rebuilds it from the log.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self.matches: OrderedDict[str, Match] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+    def take(self, match_id: str) -> Match | None:
+        with self.lock:
+            return self.matches.pop(match_id, None)
+
+    def put(self, match_id: str, match: Match) -> None:
+        """Keeps `match`, unless the cache holds the same match further on (another request's)."""
+        with self.lock:
+            held = self.matches.get(match_id)
+            if held is None or held.seq <= match.seq:
+                self.matches[match_id] = match
+            self.matches.move_to_end(match_id)
+            while len(self.matches) > self.size:
+                self.matches.popitem(last=False)
+
+
+def cache() -> MatchCache:
+    return current_app.extensions[CACHE]
+
+
+def load_match(match_id: str, upto: int | None = None) -> Match:
+    """The match as its header and its log rebuild it (as it stood after event `upto`, when given)."""
+    held = store.current()
+    return Match.replay(store.header(held.match_row(match_id)), held.events(match_id, upto))
+
+
+@contextmanager
+def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
+    """The match after its latest stored event (`latest`, when the caller just read it), for this request alone.
+
+    It goes back to the process's cache when the block ends, unless the block raised after changing it:
+    a block that records an event must store it before it ends, or raise.
+    """
+    latest = store.current().latest_seq(match_id) if latest is None else latest
+    match = up_to_date(match_id, cache().take(match_id), latest)
+    seq = match.seq
+    try:
+        yield match
+    except BaseException:
+        if match.seq == seq:
+            cache().put(match_id, match)
+        raise
+    cache().put(match_id, match)
+
+
+def up_to_date(match_id: str, match: Match | None, latest: int) -> Match:
+    """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step."""
+    if match is not None and match.seq > latest:
+        latest = store.current().latest_seq(match_id)  # stored by this process after `latest` was read, or out of step
+    if match is not None and match.seq == latest:
+        return match
+    if match is not None and match.seq < latest:
+        try:
+            for event in store.current().events(match_id, upto=latest, after=match.seq):
+                match.record(event, event["seq"])
+        except ValueError:
+            match = None
+        if match is not None and match.seq == latest:
+            return match
+    return load_match(match_id, upto=latest)
+
+
+# --- creating a match ------------------------------------------------------------------------------
+
+def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object) -> tuple[str, Match, str]:
+    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match."""
+    if idempotency_key:
+        return create_once(idempotency_key, body, match, evening)
+    match_id, key = keys.new_match_id(), keys.new_key()
+    store.current().create_match(match_id, match.header(), keys.hash_key(key), evening_id=evening and evening["id"])
+    return match_id, match, key
+
+
+def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None) -> tuple[str, Match, str]:
+    """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
+    held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("match", body)
+    earlier = held.idempotent_match(key_hash)
+    if earlier is None:
+        match_id = keys.new_match_id()
+        key = keys.derived_key(idempotency_key, match_id)
+        try:
+            held.create_match(match_id, match.header(), keys.hash_key(key), key_hash, digest,
+                              evening_id=evening and evening["id"])
+        except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
+            earlier = held.idempotent_match(key_hash)
+            if earlier is None:
+                raise
+        else:
+            return match_id, match, key
+    if not hmac.compare_digest(earlier["request_hash"], digest):
+        raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
+    first_id = earlier["id"]
+    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
+        raise CreationRetryExpired("This Idempotency-Key created a match more than 24 hours ago; its key is only "
+                                   "given again within 24 hours. Ask the phone that scores it for the key.",
+                                   {"id": first_id})
+    return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id)
+
+
+# --- recording an event ----------------------------------------------------------------------------
+
+def record(match_id: str, route: str, body: object, command: dict, idempotency_key: str | None) -> dict:
+    """Decides `command` on the match as stored and appends the event: the event's answer."""
+    held = store.current()
+    digest = keys.request_hash(route, body) if idempotency_key else None
+    if idempotency_key:
+        earlier = held.idempotent_event(match_id, idempotency_key)
+        if earlier:
+            return first_answer(match_id, earlier, digest)
+    expect_seq = command.pop("expect_seq", None)
+    try:
+        with current_match(match_id) as match:
+            if expect_seq is not None and expect_seq != match.seq:
+                raise seq_conflict(match_id, match, f"The match is at event {match.seq}, not {expect_seq}: "
+                                   "something was logged in between. Look at the table again.")
+            event, warnings, findings = match.play(command, lot)
+            held.append_event(match_id, event, idempotency_key, digest)
+            return answer(match_id, match, event, warnings, [f.as_dict() for f in findings])
+    except store.Conflict:  # the match in hand is dropped: it holds an event the log does not
+        earlier = idempotency_key and held.idempotent_event(match_id, idempotency_key)
+        if earlier:
+            return first_answer(match_id, earlier, digest)
+        message = f"Event {event['seq']} was logged by someone else just now. Look at the table again."
+        with current_match(match_id) as match:
+            raise seq_conflict(match_id, match, message) from None
+
+
+def first_answer(match_id: str, earlier: dict, digest: str) -> dict:
+    """The answer the request with this Idempotency-Key got when its event was recorded."""
+    if not hmac.compare_digest(earlier["request_hash"] or "", digest):
+        raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.",
+                                   {"seq": earlier["seq"]})
+    seq = earlier["seq"]
+    match = load_match(match_id, upto=seq - 1)
+    event = store.current().event(match_id, seq)
+    findings = match.record(event, seq)
+    return answer(match_id, match, match.log[-1], event.get("warnings", []), [f.as_dict() for f in findings])
+
+
+def answer(match_id: str, match: Match, event: dict, warnings: list[dict], findings: list[dict]) -> dict:
+    return {"event": event, "warnings": warnings, "findings": findings, "state": state(match_id, match, keyed=True)}
+
+
+def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
+    return SeqConflict(message, {"seq": match.seq, "state": state(match_id, match, keyed=True)})
+
+
+def state(match_id: str, match: Match, keyed: bool) -> dict:
+    """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
+    return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
+
+
+def install(app) -> None:
+    app.extensions[CACHE] = MatchCache(app.config["MATCHES_CACHED"])
