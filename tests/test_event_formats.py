@@ -109,9 +109,9 @@ def test_an_old_match_in_the_database_is_served_in_the_current_format(app, clien
     log = read(LOGS / "ogorek" / "003-format-1.json")
     created = client.post("/api/matches", json={**log["header"], "players": log["header"]["players"]}).get_json()
     with app.app_context():
-        db = store.get_db()
+        held = store.current()
         for event in log["events"]:  # as a server of the time stored them
-            store.append_event(db, created["id"], event)
+            held.append_event(created["id"], event)
     events = client.get(f"/api/matches/{created['id']}/events").get_json()["events"]  # checked against the contract
     assert [event["seq"] for event in events] == [event["seq"] for event in log["events"]]
     assert all(event["format"] == CURRENT for event in events)
