@@ -2,7 +2,7 @@
 
 An event without a `format` is format 1; the engine reads it in the current format, in one place, on every read
 (a replay, the store's log, an event stored by another process), and writes every new event in the current
-format. The recorded logs of format 1 (tests/logs/<game>/003-format-1.json, recorded by the engine as it was
+format. The recorded logs of format 1 (tests/logs/<game>/format-1-forced.json, recorded by the engine as it was
 before events named their format) replay to their stored final state, exactly as the same logs read in the
 current format do, and an old match in the database is served in the current format, as the contract says.
 """
@@ -68,9 +68,16 @@ def test_new_events_are_written_in_the_current_format(game):
     assert all(event["format"] == CURRENT for event in match.events_view())
 
 
+def test_every_game_has_a_recorded_log_in_the_current_format_too():
+    current = [path for path in LOGS.glob("*/*.json") if path not in FORMAT_1_LOGS]
+    assert {path.parent.name for path in current} == set(GAMES)
+    for path in current:
+        assert all(event["format"] == CURRENT for event in read(path)["events"]), path
+
+
 def test_the_recorded_logs_of_format_1_hold_forced_plays_and_warnings_without_details():
     assert {path.parent.name for path in FORMAT_1_LOGS} == set(GAMES)  # the logs recorded by the simulators
-    old = [path for path in FORMAT_1_LOGS if path.stem == "003-format-1"]
+    old = [path for path in FORMAT_1_LOGS if path.stem == "format-1-forced"]
     assert {path.parent.name for path in old} == {"ogorek", "oh_hell"}
     for path in old:
         events = read(path)["events"]
@@ -98,7 +105,7 @@ def test_a_log_of_format_1_replays_as_the_same_log_read_in_the_current_format(pa
 
 
 def test_a_header_without_an_option_the_game_gained_since_reads_it_at_its_default():
-    log = read(LOGS / "ogorek" / "003-format-1.json")
+    log = read(LOGS / "ogorek" / "format-1-forced.json")
     header = {**log["header"], "options": {name: value for name, value in log["header"]["options"].items()
                                            if name not in ("all_out", "cut_penalty")}}
     view = json.loads(json.dumps(Match.replay(header, log["events"]).view()))
@@ -106,7 +113,7 @@ def test_a_header_without_an_option_the_game_gained_since_reads_it_at_its_defaul
 
 
 def test_an_old_match_in_the_database_is_served_in_the_current_format(app, client):
-    log = read(LOGS / "ogorek" / "003-format-1.json")
+    log = read(LOGS / "ogorek" / "format-1-forced.json")
     created = client.post("/api/matches", json={**log["header"], "players": log["header"]["players"]}).get_json()
     with app.app_context():
         held = store.current()
