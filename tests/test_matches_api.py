@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import conftest
 import pytest
+import yaml
 
+from api import contract
 from referee import GAMES, catalogue
 from referee.games.ogorek import Ogorek
 
@@ -86,7 +89,14 @@ class Ogorek5(Ogorek):
 
 @pytest.fixture
 def another_game(monkeypatch):
+    """The game added to the referee, and the contract `python -m api.contract --write` then writes: every answer
+    of the test client is held to it."""
     monkeypatch.setitem(GAMES, Ogorek5.name, Ogorek5())
+    written = yaml.safe_load(contract.derived(contract.SPEC.read_text(encoding="utf-8")))
+    assert written["components"]["schemas"]["State"]["discriminator"]["mapping"][Ogorek5.name] == (
+        "#/components/schemas/OgorekFiveState")
+    monkeypatch.setattr(conftest, "spec", lambda: written)
+    monkeypatch.setattr(conftest, "contract", lambda: conftest.openapi_of(written))
     return Ogorek5.name
 
 

@@ -70,7 +70,9 @@ def test_every_game_option_is_documented(game):
 def test_every_event_type_has_its_own_schema(kind):
     mapping = spec()["components"]["schemas"]["Event"]["discriminator"]["mapping"]
     schema = spec()["components"]["schemas"][mapping[kind].rsplit("/", 1)[1]]
-    assert schema["properties"]["type"] == {"const": kind}
+    common, own = schema["allOf"]
+    assert common == {"$ref": "#/components/schemas/EventFields"}
+    assert own["properties"]["type"] == {"const": kind}
     assert schema["unevaluatedProperties"] is False
 
 
@@ -125,3 +127,30 @@ def test_the_spec_is_served_as_it_is_in_the_repository(client):
     assert response.status_code == 200
     assert response.mimetype == "application/yaml"
     assert response.data == SPEC_PATH.read_bytes()
+
+
+def inline_objects(node, where: str, top: bool = False) -> list[str]:
+    """Where an object with fields of its own is written inline rather than named: under `where`, except the
+    named schema itself (`top`) and the object of the fields an extension adds (`allOf: [base, {fields}]`)."""
+    found = []
+    if isinstance(node, dict):
+        if "properties" in node and not top:
+            found.append(where)
+        for key, value in node.items():
+            if key == "allOf" and top:
+                found += [spot for n, part in enumerate(value)
+                          for spot in inline_objects(part, f"{where}/allOf/{n}", top=True)]
+            elif key not in ("example", "examples"):
+                found += inline_objects(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        found += [spot for n, value in enumerate(node) for spot in inline_objects(value, f"{where}/{n}")]
+    return found
+
+
+def test_every_object_is_a_named_schema_written_once():
+    """Generators make one type per named schema; an object written inline in two places would be two types."""
+    everywhere = [spot for name, schema in spec()["components"]["schemas"].items()
+                  for spot in inline_objects(schema, name, top=True)]
+    everywhere += inline_objects(spec()["paths"], "paths") + inline_objects(spec()["components"]["responses"],
+                                                                            "responses")
+    assert everywhere == []

@@ -55,10 +55,14 @@ def schemas(openapi_spec: dict) -> dict:
 
 
 def game_state_schema(openapi_spec: dict, game: str) -> dict:
-    """The schema `StateFields` binds to `game` with its if/then."""
-    [bound] = [entry["then"] for entry in schemas(openapi_spec)["StateFields"]["allOf"]
-               if entry["if"] == {"properties": {"game": {"const": game}}}]
-    return bound
+    """The schema `State` tells apart by `game` (its discriminator)."""
+    return {"$ref": schemas(openapi_spec)["State"]["discriminator"]["mapping"][game]}
+
+
+def own_fields(schema: dict) -> dict:
+    """The fields a schema adds to the one it extends (`allOf: [base, {fields}]`)."""
+    base, added = schema["allOf"]
+    return added["properties"]
 
 
 def play(table, new: dict, events: list[dict]) -> dict:
@@ -74,7 +78,9 @@ def play(table, new: dict, events: list[dict]) -> dict:
 def test_the_state_binds_every_game_to_its_own_schemas(openapi_spec, game):
     name = schema_name(game)
     assert game_state_schema(openapi_spec, game) == {"$ref": f"#/components/schemas/{name}State"}
-    fields = schemas(openapi_spec)[f"{name}State"]["properties"]
+    assert {"$ref": f"#/components/schemas/{name}State"} in schemas(openapi_spec)["State"]["oneOf"]
+    fields = own_fields(schemas(openapi_spec)[f"{name}State"])
+    assert fields["game"] == {"const": game}
     assert fields["options"]["$ref"] == f"#/components/schemas/{name}Options"
     assert fields["players"]["items"] == {"$ref": f"#/components/schemas/{name}Player"}
     assert fields["deal"]["oneOf"] == [{"$ref": f"#/components/schemas/{name}Deal"}, {"type": "null"}]
@@ -87,7 +93,7 @@ def test_every_option_of_every_game_is_in_the_spec_with_its_default(openapi_spec
     documented = schemas(openapi_spec)[f"{name}Options"]["properties"]
     options = GAMES[game].options
     assert list(documented) == [option.name for option in options]
-    assert schemas(openapi_spec)[f"{name}State"]["properties"]["options"]["required"] == list(documented)
+    assert schemas(openapi_spec)[f"{name}Options"]["required"] == list(documented)
     for option in options:
         spec = documented[option.name]
         assert spec["default"] == option.default, option.name

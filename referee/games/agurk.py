@@ -52,6 +52,41 @@ class Agurk(ClimbingGame):
         Option("lives", "integer", 2, "Lives each player starts with: with 2, the first cucumber is survived.",
                minimum=1, maximum=MAX_LIVES),
     )
+    # The shapes of what the game shows, for the contract (openapi.yaml): see `Game.schemas`.
+    schemas = {
+        **ClimbingGame.schemas,
+        "Player": {"description": "A player of Agurk; `score` is their total of points, `lives` the lives left."},
+        "Deal": {
+            "description": "The current (or last) deal of Agurk, seven tricks.",
+            "allOf": [{"$ref": "ClimbingDeal"}],
+            "required": ["result"],
+            "properties": {
+                "result": {
+                    "description": ("Once the deal is over: the highest card of the last trick, who played it and "
+                                    "the points it scored each of them; who lost a life (a cucumber), the total each "
+                                    "of those still in came back with, and who is out; else null."),
+                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
+                },
+            },
+        },
+        "DealResult": {
+            "type": "object",
+            "required": ["losers", "card", "points", "lost_life", "comeback", "out"],
+            "additionalProperties": False,
+            "properties": {
+                "losers": {"type": "array", "items": {"$ref": "Seat"}},
+                "card": {"$ref": "Card"},
+                "points": {"type": "integer", "minimum": 2},
+                "lost_life": {"type": "array", "items": {"$ref": "Seat"}},
+                "comeback": {
+                    "type": "object",
+                    "propertyNames": {"pattern": "^[0-9]+$"},
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
+                "out": {"type": "array", "items": {"$ref": "Seat"}},
+            },
+        },
+    }
 
     def chart(self, options: dict) -> dict:
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}

@@ -66,6 +66,15 @@ class Game:
     example: dict = {}
     """The contract's example match: `summary`, the new `match` (players, options, stake) and its `events`."""
     """What the scoresheet shows per player and deal, of: gained, deal_points_lives, bid_tricks, won."""
+    schemas: dict[str, dict] = {}
+    """The shapes of what the game shows, in JSON Schema, for the contract (`python -m api.contract --write`):
+    `Player` (the player's own fields, besides those every player has; `lives` follows `player_figures`), `Deal`
+    (the current deal) and `Expected` (a `oneOf` of what may be due), and any shape they name. A `$ref` is a
+    short name: one of the game's own shapes, else a shape the contract shares between games (`Seat`, `Card`,
+    `ClimbingDeal`...)."""
+    event_schemas: dict[str, dict] = {}
+    """The request bodies of the events the game brings, by type (the fields besides `type`, `force` and
+    `expect_seq`, in JSON Schema, as `schemas`); an event of several games (deal, play, end) is the contract's."""
 
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, given: dict | None, players: int) -> dict:

@@ -45,6 +45,7 @@ class ClimbingGame(TrickGame):
     event_types = frozenset(event_fields)
     keypad = "ranks"
     trick = "climb"
+    schemas = {"Expected": {"oneOf": [{"$ref": "ExpectedDeal"}, {"$ref": "ClimbingExpectedPlay"}]}}
 
     def hand_sizes(self, options: dict, players: int) -> list[int]:
         return [self.hand_size]

@@ -41,6 +41,7 @@ from ..cards import SUIT_NAMES, Card, deck
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, judged, let_stand
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal
+from .duren_shapes import EVENT_SCHEMAS, SCHEMAS
 from .options import Option
 from .table import Table, by_points, end_match, seat_of
 
@@ -85,6 +86,9 @@ class Duren(Game):
     options = (
         Option("deck", "integer", 24, "24 cards (9 to ace) or 36 (six to ace).", choices=(24, 36)),
     )
+    # The shapes of what the game shows and of its events, for the contract: see `Game.schemas`.
+    schemas = SCHEMAS
+    event_schemas = EVENT_SCHEMAS
 
     def deck_size(self, options: dict) -> int:
         return options["deck"]

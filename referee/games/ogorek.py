@@ -59,6 +59,57 @@ class Ogorek(ClimbingGame):
                "left and the pool (share), or they take those places by their totals, the lowest first (lowest_total).",
                choices=("share", "lowest_total")),
     )
+    # The shapes of what the game shows, for the contract (openapi.yaml): see `Game.schemas`.
+    schemas = {
+        **ClimbingGame.schemas,
+        "Player": {
+            "description": "A player of Ogórek; `score` is their minus points.",
+            "required": ["minus_points"],
+            "properties": {
+                "minus_points": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Minus points so far, penalties included (the same as `score`).",
+                },
+            },
+        },
+        "Deal": {
+            "description": "The current (or last) deal of Ogórek, six tricks.",
+            "allOf": [{"$ref": "ClimbingDeal"}],
+            "required": ["result"],
+            "properties": {
+                "result": {
+                    "description": ("Once the deal is over, the highest last card, who showed it and the minus "
+                                    "points it cost each of them; else null."),
+                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
+                },
+            },
+        },
+        "DealResult": {
+            "type": "object",
+            "required": ["losers", "card", "points"],
+            "additionalProperties": False,
+            "properties": {
+                "losers": {"type": "array", "items": {"$ref": "Seat"}},
+                "card": {"$ref": "Card"},
+                "points": {"type": "integer", "minimum": 1},
+            },
+        },
+    }
+    event_schemas = {
+        "penalty": {
+            "description": ("Minus points for a player (Ogórek). Without `points`, the `cut_penalty` option: the "
+                            "penalty for cutting the deck. `reason` is recorded only when given, as given (trimmed); "
+                            "it is one line of text: a control character, line separator or text direction mark is "
+                            "`422 bad_reason`."),
+            "required": ["seat"],
+            "properties": {
+                "seat": {"$ref": "Seat"},
+                "points": {"type": "integer", "minimum": 1},
+                "reason": {"type": ["string", "null"], "maxLength": 200},
+            },
+        },
+    }
 
     def chart(self, options: dict) -> dict:
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}

@@ -64,6 +64,72 @@ class Ogurets(ClimbingGame):
         Option("lives", "integer", 2, "Lives each player starts with; a player with none left is out.",
                minimum=1, maximum=MAX_LIVES),
     )
+    # The shapes of what the game shows, for the contract (openapi.yaml): see `Game.schemas`.
+    schemas = {
+        **ClimbingGame.schemas,
+        "Player": {
+            "description": ("A player of Ogurets: `lives` left, and `score`, the same as `points`: the points in the "
+                            "tricks they took in the current deal (the last one, between deals)."),
+            "required": ["points", "tricks_taken"],
+            "properties": {
+                "points": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Points in the tricks taken in the current deal.",
+                },
+                "tricks_taken": {"type": "integer", "minimum": 0, "description": "Tricks taken in the current deal."},
+            },
+        },
+        "Deal": {
+            "description": ("The current (or last) deal of Ogurets, seven tricks; the tricks lie face up, so `taken` "
+                            "shows them."),
+            "allOf": [{"$ref": "ClimbingDeal"}],
+            "required": ["result", "taken"],
+            "properties": {
+                "taken": {
+                    "type": "object",
+                    "propertyNames": {"pattern": "^[0-9]+$"},
+                    "description": ("By seat (as text), the tricks each player took in this deal, their cards and "
+                                    "the points in them."),
+                    "additionalProperties": {"$ref": "Taken"},
+                },
+                "result": {
+                    "description": ("Once the deal is over, each player's points, who lost a life and who is out; "
+                                    "else null."),
+                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
+                },
+            },
+        },
+        "Taken": {
+            "type": "object",
+            "required": ["tricks", "cards", "points"],
+            "additionalProperties": False,
+            "description": "The tricks a player took in the deal, their cards and the points in them.",
+            "properties": {
+                "tricks": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 1},
+                    "description": "The numbers of the tricks taken.",
+                },
+                "cards": {"type": "array", "items": {"$ref": "Card"}},
+                "points": {"type": "integer", "minimum": 0},
+            },
+        },
+        "DealResult": {
+            "type": "object",
+            "required": ["points", "lost_life", "out"],
+            "additionalProperties": False,
+            "properties": {
+                "points": {
+                    "type": "object",
+                    "propertyNames": {"pattern": "^[0-9]+$"},
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
+                "lost_life": {"type": "array", "items": {"$ref": "Seat"}},
+                "out": {"type": "array", "items": {"$ref": "Seat"}},
+            },
+        },
+    }
 
     # --- what Ogurets says ---------------------------------------------------------------------
     def chart(self, options: dict) -> dict:

@@ -20,6 +20,7 @@ from ..cards import Card, CardError, card_order
 from ..knowledge import Claim, Knowledge
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, judged, let_stand
+from .oh_hell_shapes import EVENT_SCHEMAS, SCHEMAS
 from .options import Option
 from .table import Table, by_points, seat_of
 from .tricks import Trick, TrickDeal, TrickGame, broken_rule, discard_claim, legal_cards, trick_winner
@@ -119,6 +120,9 @@ class OhHell(TrickGame):
         Option("miss_scores_tricks", "boolean", False, "A missed bid scores 1 per trick taken instead of 0."),
         Option("zero_bid_bonus", "boolean", False, "An exact bid of 0 scores 5 + the hand size instead of 10."),
     )
+    # The shapes of what the game shows and of its events, for the contract: see `Game.schemas`.
+    schemas = SCHEMAS
+    event_schemas = EVENT_SCHEMAS
 
     def hand_sizes(self, options: dict, players: int) -> list[int]:
         return hand_sizes(options["sequence"], players)
