@@ -1,6 +1,7 @@
-"""Storage: the matches and their append-only event logs, behind one interface (`Store`), implemented here
-over one SQLite file through sqlite-utils. The views, the stream and the engine ask `current()` and never
-learn which implementation they talk to. The store raises its own errors (`StoreError` and its
+"""Storage: the matches and their append-only event logs, behind one interface (`Store`) with two
+implementations: one SQLite file through sqlite-utils (here, the default) and PostgreSQL through psycopg 3
+(`api.postgres`, when `REFEREE_DB` is a `postgresql://` address). The views, the stream and the engine ask
+`current()` and never learn which one they talk to. The store raises its own errors (`StoreError` and its
 kinds), never HTTP ones: `api.errors` answers them.
 
 `events` has the primary key `(match_id, seq)`: two writers that both append event n to a match collide
@@ -178,12 +179,32 @@ class Store(ABC):
     def evening_key_hash(self, match_id: str) -> str | None:
         """The key hash of the evening the match belongs to; None for a match of its own."""
 
+    def listen(self, woken: Callable[[str, int], None]) -> bool:
+        """Calls `woken(match_id, seq)` whenever any server logs an event, if the store can tell (False when
+        it cannot: then the streams look for new events by themselves)."""
+        return False
+
+    def hearing(self) -> bool:
+        """Whether every event logged is heard of (through `listen`) just now."""
+        return False
+
+
+def is_postgresql(database: str) -> bool:
+    return database.startswith(("postgresql://", "postgres://"))
+
 
 def install(app: Flask) -> None:
-    """The app's store: the SQLite file of its `DATABASE` (`REFEREE_DB`)."""
-    open_store(app)
-    app.teardown_appcontext(close_db)
-    app.extensions[STORE] = SQLiteStore(app.config["DATABASE"])
+    """The app's store, chosen by its `DATABASE` (`REFEREE_DB`): a `postgresql://` address, or a SQLite file."""
+    database = app.config["DATABASE"]
+    if is_postgresql(database):
+        from .postgres import POOL_TIMEOUT, PostgresStore
+
+        app.extensions[STORE] = PostgresStore(database, timeout=app.config.get("STORE_WAIT_SECONDS", POOL_TIMEOUT))
+        app.extensions[STORE].open(app)
+    else:
+        open_store(app)
+        app.teardown_appcontext(close_db)
+        app.extensions[STORE] = SQLiteStore(database)
 
 
 def current(app: Flask | None = None) -> Store:

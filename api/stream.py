@@ -10,6 +10,8 @@ from closing an idle stream.
 Any process may have logged the event: each process looks up the latest seq of every match its streams
 follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
 new state once for all its streams of that match. Streams hold no database connection while they wait.
+A store that tells of every event logged by any app server (PostgreSQL's `LISTEN`/`NOTIFY`, `Store.listen`)
+wakes the streams at once instead, and the looks, every second then, only make sure nothing was missed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("stream", __name__)
 
 LOOK_SECONDS = 0.1  # how often a process looks for new events of the matches its streams follow
+HEARD_LOOK_SECONDS = 1.0  # how often it looks while the store tells of every event logged (`Store.listen`)
 IDLE_SECONDS = 15.0  # a comment this often keeps an idle stream open through proxies
 RETRY_MS = 2000  # how long a browser waits before it reconnects a broken stream
 WATCH = "kibic.watch"
@@ -94,6 +97,7 @@ class Watch:
         self.lock = threading.Lock()
         self.looking = False
         self.failing = False  # the last look failed: said once in the log, not every look
+        self.listening = False  # the store was asked to tell of new events (`Store.listen`), if it can
 
     def follow(self, match_id: str, seq: int) -> Followed:
         with self.lock:
@@ -101,11 +105,21 @@ class Watch:
             if followed is None:
                 followed = self.followed[match_id] = Followed(match_id, seq)
             followed.streams += 1
+            if not self.listening:
+                self.listening = True
+                store.current(self.app).listen(self.heard)
             if not self.looking:
                 self.looking = True
                 threading.Thread(target=self.look, name="kibic-stream-watch", daemon=True).start()
-        followed.moved_on(seq)
+            followed.moved_on(seq)
         return followed
+
+    def heard(self, match_id: str, seq: int) -> None:
+        """An app server (this one or another) logged event `seq` of the match: its streams here wake."""
+        with self.lock:
+            followed = self.followed.get(match_id)
+            if followed is not None:
+                followed.moved_on(seq)
 
     def leave(self, followed: Followed) -> None:
         with self.lock:
@@ -138,9 +152,10 @@ class Watch:
             self.leave(followed)
 
     def look(self) -> None:
-        """Every LOOK_SECONDS, the latest seq of every followed match, in one query; ends when none is followed."""
+        """Every LOOK_SECONDS (HEARD_LOOK_SECONDS while the store tells of each event), the latest seq of every
+        followed match, in one query; ends when none is followed."""
         while True:
-            time.sleep(LOOK_SECONDS)
+            time.sleep(HEARD_LOOK_SECONDS if store.current(self.app).hearing() else LOOK_SECONDS)
             with self.lock:
                 if not self.followed:
                     self.looking = False
@@ -155,8 +170,9 @@ class Watch:
                 self.failing = True
                 continue
             self.failing = False
-            for each in followed:
-                each.moved_on(latest.get(each.match_id, 0))
+            with self.lock:
+                for each in followed:
+                    each.moved_on(latest.get(each.match_id, 0))
 
 
 def register(app: Flask) -> None:

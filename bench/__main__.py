@@ -1,6 +1,6 @@
 """`python -m bench` (`make bench`): Kibic's benchmarks; prints the results and writes bench/results.md.
 
-On loopback only, each loop bounded in count and in time; about six minutes on two cores
+On loopback only, each loop bounded in count and in time; about eight minutes on two cores
 (`--quick`: a smoke run of a few seconds per part, for trying the benchmarks out).
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from referee import GAMES
 
-from . import baseline, capacity, engine, load, profile, report, servers
+from . import baseline, capacity, engine, load, postgres, profile, report, servers
 
 RESULTS = Path(__file__).with_name("results.md")
 
@@ -56,12 +56,15 @@ def main() -> None:
         finally:
             server.stop()
 
+    print("6. PostgreSQL: writes and a follower's wait on one and two app servers, against SQLite ...", flush=True)
+    results["postgresql"] = postgres.run(args.clients, seconds=3 if quick else 20, follows=10 if quick else 40)
+
     print("4. memory: matches held in one process ...", flush=True)
     results["memory"] = [memory(game, 100 if quick else 1000, 150) for game in GAMES]
     print("   where the time of a request goes (pyinstrument) ...", flush=True)
     results["profile"] = profile.breakdown(50 if quick else 400)
 
-    text = report.markdown(results)
+    text = report.markdown(results) + "\n" + postgres.markdown(results["postgresql"])
     print()
     print(text)
     if quick:

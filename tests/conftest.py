@@ -3,11 +3,16 @@
 Every response a test receives through `client` is validated against the contract, so every API test
 is also a contract test. A response to a route the contract does not know (404, 405) must still have
 the error shape.
+
+The database is a SQLite file; a test marked `both_stores` runs twice, on a SQLite file and on a new
+database of a throwaway PostgreSQL cluster (`tests/postgres_server.py`, started once per run). Without
+PostgreSQL installed those runs are skipped, saying why, unless `CI` is set: then they fail.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +25,8 @@ from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotF
 from openapi_schema_validator import OAS31Validator
 
 from api import create_app
+
+STORES = ["sqlite", "postgresql"]
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "openapi.yaml"
 SEATS = ["S", "W", "N", "E"]
@@ -69,9 +76,44 @@ class ContractClient(FlaskClient):
         return response
 
 
+def pytest_generate_tests(metafunc):
+    """A test marked `both_stores` that uses the database (through `app` and the like) runs on each store."""
+    if metafunc.definition.get_closest_marker("both_stores") and "database" in metafunc.fixturenames:
+        metafunc.parametrize("database", STORES, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A PostgreSQL server of its own for the run (initdb in a temporary folder, a free port), removed after."""
+    from postgres_server import Cluster, binaries
+
+    found = binaries()
+    if found is None:
+        reason = ("PostgreSQL is not installed (no initdb and pg_ctl: Debian's postgresql package, which .ci/run "
+                  "installs), so the tests of the PostgreSQL store cannot run")
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason + "; they are skipped here, and fail where CI is set")
+    cluster = Cluster(found).start()
+    yield cluster
+    cluster.remove()
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "referee.db")})
+def database(request, tmp_path):
+    """The app's DATABASE: a new SQLite file, or (`both_stores`) the PostgreSQL cluster's, emptied."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        yield request.getfixturevalue("postgres_cluster").emptied()
+        from api.postgres import PostgresStore
+
+        PostgresStore.close_all()  # the pools of every app the test made
+    else:
+        yield str(tmp_path / "referee.db")
+
+
+@pytest.fixture
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database})
     app.test_client_class = ContractClient
     return app
 

@@ -8,6 +8,8 @@ import threading
 
 import pytest
 
+pytestmark = pytest.mark.both_stores
+
 ROUNDS = 25
 
 

@@ -15,6 +15,8 @@ from conftest import dump, stored
 
 from api import create_app, keys, store
 
+pytestmark = pytest.mark.both_stores
+
 NEW_MATCH = {"game": "ogorek", "players": ["S", "W", "N", "E"], "stake": "0.50", "currency": "PLN"}
 
 

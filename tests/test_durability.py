@@ -10,6 +10,11 @@ match's log must replay to the state the server serves.
 
 The kill ends processes, not the machine: it proves that the acknowledged writes were committed, and
 `synchronous=FULL` (checked in test_store.py) is what carries them through a power cut as well.
+
+On PostgreSQL the same night runs on two app servers (two gunicorns on two ports) sharing one database,
+as a league's would behind a proxy: every writer sends each request to either server, with `expect_seq`
+and an Idempotency-Key; one server is killed and started again while the other goes on; then both must
+serve the same state, which the log replays to.
 """
 
 from __future__ import annotations
@@ -28,8 +33,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
 import pytest
 from gunicorn_server import Gunicorn
+from psycopg.rows import dict_row
 
 from api import keys
 from referee import Match
@@ -47,8 +54,8 @@ NO_ANSWER = (urllib.error.URLError, ConnectionError, TimeoutError, http.client.H
 class Server(Gunicorn):
     """Kibic's gunicorn, with an `up` flag that the writers wait on while it is down."""
 
-    def __init__(self, database: Path):
-        super().__init__(env={"REFEREE_DB": str(database)}, workers=WORKERS)
+    def __init__(self, database: Path | str, workers: int = WORKERS):
+        super().__init__(env={"REFEREE_DB": str(database)}, workers=workers)
         self.up = threading.Event()
 
     def start(self) -> str:
@@ -76,8 +83,15 @@ class Tally:
 class Writer:
     """One phone: sends each request until it is answered, with the same Idempotency-Key every time."""
 
-    def __init__(self, server: Server, tally: Tally, stop: threading.Event, seed: int):
-        self.server, self.tally, self.stop, self.random = server, tally, stop, random.Random(seed)
+    def __init__(self, servers: list[Server], tally: Tally, stop: threading.Event, seed: int,
+                 expect_seq: bool = False):
+        self.servers, self.tally, self.stop, self.random = servers, tally, stop, random.Random(seed)
+        self.expect_seq = expect_seq  # each event says the seq it was decided on; a 409 sends it again, updated
+
+    def server(self) -> Server:
+        """Either server that is up (the proxy's choice), or the one to wait for when none is."""
+        up = [server for server in self.servers if server.up.is_set()]
+        return self.random.choice(up or self.servers)
 
     def thread(self, work, *args) -> threading.Thread:
         def run():
@@ -95,8 +109,9 @@ class Writer:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         while True:
-            self.server.up.wait(timeout=30)
-            request = urllib.request.Request(self.server.base + path, data=data, headers=headers, method="POST")
+            server = self.server()
+            server.up.wait(timeout=30)
+            request = urllib.request.Request(server.base + path, data=data, headers=headers, method="POST")
             try:
                 with urllib.request.urlopen(request, timeout=15) as response:
                     status, answer = response.status, json.loads(response.read())
@@ -110,7 +125,7 @@ class Writer:
                 continue
             with self.tally.lock:
                 self.tally.statuses[status] += 1
-            if status == 409 and answer["error"]["code"] == "seq_conflict":
+            if status == 409 and answer["error"]["code"] == "seq_conflict" and "expect_seq" not in (body or {}):
                 continue  # not recorded: another phone wrote first; the same request goes again
             return status, answer
 
@@ -123,9 +138,18 @@ class Writer:
             self.tally.created[idempotency_key] = match["id"]
         return match
 
-    def log(self, match: dict, route: str, body: dict | None) -> dict:
-        idempotency_key = secrets.token_urlsafe(12)
-        status, answer = self.send(f"/api/matches/{match['id']}/{route}", body, match["key"], idempotency_key)
+    def log(self, match: dict, route: str, body: dict | None, seq: int | None = None) -> dict:
+        """Logs `body`; with `expect_seq`, as decided on event `seq`, and again on the log as it stands when
+        another phone wrote first (a 409 records nothing, so the new request takes a new key)."""
+        while True:
+            idempotency_key = secrets.token_urlsafe(12)
+            if self.expect_seq and seq is not None:
+                body = {**(body or {}), "expect_seq": seq}
+            status, answer = self.send(f"/api/matches/{match['id']}/{route}", body, match["key"], idempotency_key)
+            if status != 409 or not self.expect_seq:
+                break
+            assert answer["error"]["code"] == "seq_conflict", answer
+            seq = answer["error"]["details"]["seq"]
         assert status == 201, answer
         with self.tally.lock:
             self.tally.acknowledged[match["id"], idempotency_key] = answer["event"]
@@ -140,12 +164,13 @@ class Writer:
             if expected is None:
                 match = state = self.create(["Ala", "Ola", "Ela", "Ula"])
             elif self.random.random() < 0.05 and state["seq"] > 0:
-                state = self.log(match, "undo", None)
+                state = self.log(match, "undo", None, state["seq"])
             elif expected["type"] == "deal":
-                state = self.log(match, "events", {"type": "deal", **self.hands(state, expected)})
+                state = self.log(match, "events", {"type": "deal", **self.hands(state, expected)}, state["seq"])
             else:
                 card = self.random.choice(expected["legal"])
-                state = self.log(match, "events", {"type": "play", "seat": expected["seat"], "card": card})
+                state = self.log(match, "events", {"type": "play", "seat": expected["seat"], "card": card},
+                                 state["seq"])
 
     def hands(self, state: dict, expected: dict) -> dict:
         cards = [card.rank for card in deck(52)]
@@ -155,8 +180,10 @@ class Writer:
         return {"hands": hands} if expected["dealer"] is None else {"dealer": expected["dealer"], "hands": hands}
 
     def log_penalties(self, match: dict) -> None:
+        seq = match["seq"]
         while not self.stop.is_set():
-            self.log(match, "events", {"type": "penalty", "seat": self.random.randrange(4), "points": 1})
+            seq = self.log(match, "events", {"type": "penalty", "seat": self.random.randrange(4), "points": 1},
+                           seq)["seq"]
 
     def start_matches(self) -> None:
         """A new table every moment: each match created and its first deal drawn by lot."""
@@ -169,7 +196,14 @@ def get(server: Server, path: str) -> dict:
         return json.loads(response.read())
 
 
-def stored(database: Path) -> tuple[dict, list[tuple]]:
+def stored(database: Path | str) -> tuple[dict, list[tuple]]:
+    """The matches (by id) and the events (match id, seq, payload, Idempotency-Key, created) as stored."""
+    if str(database).startswith("postgresql://"):
+        with psycopg.connect(str(database)) as conn, conn.cursor(row_factory=dict_row) as cursor:
+            matches = {row["id"]: row for row in cursor.execute("SELECT * FROM matches")}
+            events = conn.execute("SELECT match_id, seq, payload, idempotency_key, created FROM events "
+                                  "ORDER BY match_id, seq").fetchall()
+            return matches, [tuple(row) for row in events]
     with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True) as db:
         db.row_factory = sqlite3.Row
         matches = {row["id"]: dict(row) for row in db.execute("SELECT * FROM matches")}
@@ -180,24 +214,35 @@ def stored(database: Path) -> tuple[dict, list[tuple]]:
 
 @pytest.mark.server
 def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
-    database = tmp_path / "data" / "referee.db"
-    server, tally, stop = Server(database), Tally(), threading.Event()
-    server.start()
+    night(tmp_path / "data" / "referee.db", servers=1, workers=WORKERS, expect_seq=False)
+
+
+@pytest.mark.server
+def test_two_app_servers_on_postgresql_one_killed_mid_load_lose_and_double_nothing(postgres_cluster):
+    night(postgres_cluster.new_database(), servers=2, workers=2, expect_seq=True)
+
+
+def night(database: Path | str, servers: int, workers: int, expect_seq: bool) -> None:
+    """A game night on `servers` app servers over one database; the first is killed mid-load and restarted."""
+    running, tally, stop = [Server(database, workers) for _ in range(servers)], Tally(), threading.Event()
+    for server in running:
+        server.start()
     try:
-        setup = Writer(server, tally, stop, seed=0)
+        setup = Writer(running, tally, stop, seed=0, expect_seq=expect_seq)
         shared = [setup.create(["Ada", "Ida", "Eda", "Oda"], limit=1000) for _ in range(SHARED_MATCHES)]
-        writers = [Writer(server, tally, stop, seed).thread(Writer.play_own_matches)
+        writers = [Writer(running, tally, stop, seed, expect_seq).thread(Writer.play_own_matches)
                    for seed in range(1, OWN_MATCH_WRITERS + 1)]
-        writers += [Writer(server, tally, stop, 100 + i).thread(Writer.log_penalties, match)
+        writers += [Writer(running, tally, stop, 100 + i, expect_seq).thread(Writer.log_penalties, match)
                     for i, match in enumerate(shared * 2)]
-        writers += [Writer(server, tally, stop, 200 + i).thread(Writer.start_matches) for i in range(CREATORS)]
+        writers += [Writer(running, tally, stop, 200 + i, expect_seq).thread(Writer.start_matches)
+                    for i in range(CREATORS)]
         for writer in writers:
             writer.start()
         time.sleep(LOAD_BEFORE_KILL)
         acknowledged_at_kill = len(tally.acknowledged)
-        server.kill()
+        running[0].kill()
         killed_at = datetime.now(UTC).isoformat(timespec="milliseconds")  # as the store writes `created`
-        server.start()
+        running[0].start()
         time.sleep(LOAD_AFTER_RESTART)
         stop.set()
         for writer in writers:
@@ -205,11 +250,12 @@ def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
         assert not any(writer.is_alive() for writer in writers)
 
         matches, rows = stored(database)
-        served = {match_id: (get(server, f"/api/matches/{match_id}"), get(server, f"/api/matches/{match_id}/events"))
-                  for match_id in matches}
+        served = [{match_id: (get(server, f"/api/matches/{match_id}"), get(server, f"/api/matches/{match_id}/events"))
+                   for match_id in matches} for server in running]
     finally:
         stop.set()
-        server.stop()
+        for server in running:
+            server.stop()
 
     by_key = Counter((match_id, key) for match_id, _, _, key, _ in rows)
     creation_hashes = {keys.hash_key(key): match_id for key, match_id in tally.created.items()}
@@ -223,8 +269,9 @@ def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
     recorded_by_the_killed += sum(1 for key in unanswered if key in tally.created
                                   and matches[tally.created[key]]["created"] < killed_at)
 
-    print(f"\ndurability: {len(writers)} writers on {len(matches)} matches, gunicorn with {WORKERS} workers "
-          f"killed with SIGKILL after {acknowledged_at_kill} acknowledged events; "
+    store = "PostgreSQL" if str(database).startswith("postgresql://") else "SQLite"
+    print(f"\ndurability ({store}): {len(writers)} writers on {len(matches)} matches, {servers} gunicorn with "
+          f"{workers} workers each, one killed with SIGKILL after {acknowledged_at_kill} acknowledged events; "
           f"{len(tally.acknowledged)} events and {len(tally.created)} new matches acknowledged in all; "
           f"{len(unanswered)} requests left unanswered and retried, {recorded_by_the_killed} of them recorded "
           f"by the killed server; "
@@ -236,7 +283,9 @@ def test_sigkill_mid_load_loses_and_doubles_nothing(tmp_path):
     assert never_acknowledged == 0
     assert not any(status >= 500 for status in tally.statuses)
     assert sorted(matches) == sorted(set(tally.created.values()))
-    for match_id, (state, log) in served.items():
+    for served_by in served[1:]:
+        assert served_by == served[0]  # every server serves the same state and log
+    for match_id, (state, log) in served[0].items():
         events = [{**json.loads(payload), "seq": seq} for row_id, seq, payload, _, _ in rows if row_id == match_id]
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
         header = {key: matches[match_id][key] for key in ("game", "stake", "currency")}

@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from conftest import stored
 
+pytestmark = pytest.mark.both_stores
+
 
 def new_evening(client, name="Friday", currency="PLN") -> dict:
     response = client.post("/api/evenings", json={"name": name, "currency": currency})

@@ -20,6 +20,8 @@ from oh_hell_table import SimTable
 
 from referee import Match
 
+pytestmark = pytest.mark.both_stores
+
 HANDS = {str(SEED_PLAYERS.index(name)): cards for name, cards in SEED_HANDS.items()}
 
 

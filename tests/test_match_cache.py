@@ -56,6 +56,7 @@ def get(table: Table, match: dict, etag: str | None = None):
     return table.client.get(f"/api/matches/{match['id']}", headers=headers)
 
 
+@pytest.mark.both_stores
 def test_another_process_sees_each_play_as_soon_as_it_is_logged(table, worker):
     match = dealt_match(table)
     other = worker()
@@ -67,6 +68,7 @@ def test_another_process_sees_each_play_as_soon_as_it_is_logged(table, worker):
         assert writer.state(match) == answer["state"]
 
 
+@pytest.mark.both_stores
 def test_an_undo_through_one_process_is_seen_by_another(table, worker):
     match = dealt_match(table)
     other = worker()
@@ -83,6 +85,7 @@ def test_an_undo_through_one_process_is_seen_by_another(table, worker):
     assert [play["card"] for play in answer["state"]["deal"]["table"]] == ["K", "Q"]
 
 
+@pytest.mark.both_stores
 def test_a_play_on_a_match_in_hand_rebuilds_nothing(table, worker, rebuilds):
     match = dealt_match(table)
     table.state(match)
@@ -98,6 +101,7 @@ def test_a_play_on_a_match_in_hand_rebuilds_nothing(table, worker, rebuilds):
     assert rebuilds == [], "each process applies only the events logged since it last looked"
 
 
+@pytest.mark.both_stores
 def test_a_refused_play_keeps_the_match_in_hand(table, rebuilds):
     match = dealt_match(table)
     table.state(match)
@@ -109,6 +113,7 @@ def test_a_refused_play_keeps_the_match_in_hand(table, rebuilds):
     assert rebuilds == []
 
 
+@pytest.mark.both_stores
 def test_a_new_process_rebuilds_the_match_from_the_log(table, worker, rebuilds):
     match = dealt_match(table)
     for seat, card in SEED_PLAYS:
@@ -119,6 +124,7 @@ def test_a_new_process_rebuilds_the_match_from_the_log(table, worker, rebuilds):
     assert rebuilds == [match["id"]]
 
 
+@pytest.mark.both_stores
 def test_polling_gets_304_until_something_is_logged_then_the_new_state(table, worker):
     match = dealt_match(table)
     first = get(table, match)
@@ -140,6 +146,7 @@ def test_polling_gets_304_until_something_is_logged_then_the_new_state(table, wo
     assert get(table, match, changed.headers["ETag"]).status_code == 304
 
 
+@pytest.mark.both_stores
 def test_an_undo_changes_the_tag_too(table):
     match = dealt_match(table)
     table.play(match, "W", "K")
@@ -159,11 +166,13 @@ def test_an_undo_changes_the_tag_too(table):
     ('"{id}-0"', 200),
     ('"{id}-2"', 200),
 ])
+@pytest.mark.both_stores
 def test_if_none_match_forms(table, sent, status):
     match = dealt_match(table)
     assert get(table, match, sent.format(id=match["id"])).status_code == status
 
 
+@pytest.mark.both_stores
 def test_304_does_not_build_the_state(table, monkeypatch):
     match = dealt_match(table)
     tag = get(table, match).headers["ETag"]
@@ -175,12 +184,14 @@ def test_304_does_not_build_the_state(table, monkeypatch):
     assert get(table, match, tag).status_code == 304
 
 
+@pytest.mark.both_stores
 def test_an_unknown_match_is_404_even_with_a_tag(table):
     response = table.client.get("/api/matches/nope", headers={"If-None-Match": '"nope-0"'})
     assert response.status_code == 404
     assert response.get_json()["error"]["code"] == "match_not_found"
 
 
+@pytest.mark.both_stores
 def test_the_cache_keeps_the_latest_matches_only(app, table):
     matches = [dealt_match(table) for _ in range(5)]
     cache = app.extensions[api.matches.CACHE]
@@ -194,6 +205,7 @@ def test_the_cache_keeps_the_latest_matches_only(app, table):
     assert table.state(matches[0])["seq"] == 2
 
 
+@pytest.mark.both_stores
 def test_a_lost_race_drops_the_match_in_hand(table, dealt_in_race):
     match, answer = dealt_in_race
     assert answer["error"]["code"] == "seq_conflict"
@@ -244,6 +256,7 @@ def test_the_state_served_is_never_behind_the_log(table, worker, seed):
             assert reader.state(match) == state
 
 
+@pytest.mark.both_stores
 def test_a_log_shorter_than_the_match_in_hand_is_believed(app, table):
     """The database was put back to an earlier copy: the match is rebuilt from the log, not served from memory."""
     match = dealt_match(table)

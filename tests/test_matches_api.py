@@ -12,6 +12,8 @@ from api import contract
 from referee import GAMES, catalogue
 from referee.games.ogorek import Ogorek
 
+pytestmark = pytest.mark.both_stores
+
 
 def test_the_catalogue_is_the_referees(client):
     response = client.get("/api/games")

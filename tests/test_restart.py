@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.both_stores
+
 
 def test_a_new_app_on_the_same_file_shows_the_same_match(restart, table):
     match = table.new_match(stake="0.50", currency="PLN", options={"limit": 30})

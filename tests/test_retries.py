@@ -7,6 +7,8 @@ import pytest
 
 from api import keys, matches, store
 
+pytestmark = pytest.mark.both_stores
+
 
 @pytest.fixture
 def dealt(table):

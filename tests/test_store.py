@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 
+import psycopg
 import pytest
 
 from api import keys, store
@@ -57,6 +58,7 @@ def held(app):
 HEADER = {"game": "ogorek", "players": ["A", "B"], "options": {}, "stake": "0", "currency": None}
 
 
+@pytest.mark.both_stores
 def test_the_same_seq_twice_is_refused_by_the_key(held):
     held.create_match("m1", HEADER, keys.hash_key("k"))
     held.append_event("m1", {"seq": 1, "type": "deal", "dealer": 0})
@@ -66,6 +68,7 @@ def test_the_same_seq_twice_is_refused_by_the_key(held):
     assert held.latest_seq("m1") == 1
 
 
+@pytest.mark.both_stores
 def test_an_idempotency_key_is_unique_within_a_match(held):
     for match_id in ("m1", "m2"):
         held.create_match(match_id, HEADER, keys.hash_key("k"))
@@ -79,6 +82,7 @@ def test_an_idempotency_key_is_unique_within_a_match(held):
     assert held.latest_seqs(["m1", "m2", "nobody"]) == {"m1": 3, "m2": 1, "nobody": 0}
 
 
+@pytest.mark.both_stores
 def test_an_event_cannot_belong_to_no_match(held):
     with pytest.raises(store.UnknownMatch):
         held.append_event("nobody", {"seq": 1, "type": "end"})
@@ -88,6 +92,7 @@ def test_an_event_cannot_belong_to_no_match(held):
         held.match_row("nobody")
 
 
+@pytest.mark.both_stores
 def test_a_creation_key_makes_one_match(held):
     held.create_match("m1", HEADER, keys.hash_key("k"), "creation-hash", "request-hash")
     with pytest.raises(store.IdempotencyKeyTaken):
@@ -98,6 +103,7 @@ def test_a_creation_key_makes_one_match(held):
     assert held.idempotent_match("other") is None
 
 
+@pytest.mark.both_stores
 def test_an_evening_keeps_its_matches_in_order(held):
     held.create_evening("e1", "Friday", "PLN", keys.hash_key("ek"))
     for match_id in ("m2", "m1", "m3"):
@@ -108,6 +114,7 @@ def test_an_evening_keeps_its_matches_in_order(held):
     assert held.evening_key_hash("m1") == keys.hash_key("ek") and held.evening_key_hash("alone") is None
 
 
+@pytest.mark.both_stores
 def test_the_server_secret_is_made_once(held):
     assert len(held.server_secret()) == 32
     held.secret = None
@@ -142,3 +149,42 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (4,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)
 
+
+def test_postgresql_migrates_once_for_processes_starting_together(postgres_cluster):
+    """As with the SQLite file: app servers starting at once against a new database all start, and each
+    migration is applied once."""
+    dsn = postgres_cluster.new_database()
+    barrier = multiprocessing.Barrier(PROCESSES)
+    processes = [multiprocessing.Process(target=open_postgres_after, args=(dsn, barrier)) for _ in range(PROCESSES)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=60)
+    assert [process.exitcode for process in processes] == [0] * PROCESSES
+    with psycopg.connect(dsn) as conn:
+        names = [row[0] for row in conn.execute("SELECT name FROM kibic_migrations ORDER BY name")]
+        assert names == ["create_evenings", "create_matches_and_events", "create_the_server_secret",
+                         "remember_idempotent_creations"]
+        assert conn.execute("SELECT count(*) FROM settings").fetchone() == (1,)
+        primary_key = conn.execute("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
+                                   "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'events'::regclass "
+                                   "AND i.indisprimary ORDER BY a.attnum").fetchall()
+        assert [row[0] for row in primary_key] == ["match_id", "seq"]
+
+
+def open_postgres_after(dsn: str, barrier) -> None:
+    from api.postgres import PostgresStore
+
+    barrier.wait()
+    held = PostgresStore(dsn)
+    held.pool.open(wait=True)
+    held.migrate()
+    assert held.migrated
+    held.close()
+
+
+def test_both_stores_have_the_same_migrations_in_the_same_order():
+    """A schema change is made on both stores: the PostgreSQL store's steps are named as the SQLite file's."""
+    from api import postgres
+
+    assert [step.__name__ for step in postgres.MIGRATIONS] == [step.name for step in store.migrations._migrations]

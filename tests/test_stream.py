@@ -80,6 +80,7 @@ def reader(app, monkeypatch):
         response.close()
 
 
+@pytest.mark.both_stores
 def test_the_stream_starts_with_the_state_and_sends_each_new_one_in_order(table, reader):
     match = table.new_match(players=SEATS)
     response, messages = reader(match["id"])
@@ -113,6 +114,7 @@ def test_the_stream_carries_what_a_reader_without_the_key_gets(table, reader):
         assert table.state(match, keyed=True)["deal"]["known_hands"] == [0, 1, 2, 3]
 
 
+@pytest.mark.both_stores
 def test_last_event_id_resumes_after_that_seq(table, reader):
     match = table.new_match(players=SEATS)
     table.post_event(match, KNOWN_DEAL)
@@ -127,6 +129,7 @@ def test_last_event_id_resumes_after_that_seq(table, reader):
     assert behind.next_state() == (5, table.state(match))
 
 
+@pytest.mark.both_stores
 def test_an_undo_is_a_new_seq_on_the_stream(table, reader):
     match = table.new_match(players=SEATS)
     table.post_event(match, KNOWN_DEAL)

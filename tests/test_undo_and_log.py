@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = pytest.mark.both_stores
+
 
 def test_undo_retracts_the_latest_play_and_the_log_marks_it(table):
     match = table.new_match()

@@ -1,0 +1,402 @@
+"""The PostgreSQL store: the `Store` interface over one PostgreSQL database, through psycopg 3 and its pool.
+
+Chosen when `REFEREE_DB` (the app's `DATABASE`) is a `postgresql://` address: the store for several app
+servers behind a proxy, which all write one database. The same guarantees as the SQLite file's:
+
+- the log's primary key `(match_id, seq)` is the concurrency check: of two writers appending event n to a
+  match, the second gets a unique violation on `events_pkey` (`SeqTaken`) and records nothing;
+- an event's Idempotency-Key is a column of its row, under a unique index: the record is written in the
+  event's own transaction; a creation's key hash likewise in its match's row;
+- a commit is durable when PostgreSQL answers it (its default `synchronous_commit = on`: the WAL is
+  flushed first);
+- a server down, unreachable or lost in the middle of a request is `Unavailable` (503), and what the
+  transaction wrote is rolled back by PostgreSQL: nothing is recorded;
+- every statement is one literal string with bound values.
+
+A request takes one connection from its process's pool at its first query and gives it back when it ends. A write of an
+event also sends `NOTIFY kibic_events` with the match id and seq in its transaction (delivered at commit):
+`listen` lets each app server's streams wake as soon as any server logs an event.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import secrets
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import psycopg
+from flask import Flask, g, has_app_context
+from psycopg import errors as pg_errors
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from .store import (
+    LAST_SEQ,
+    Busy,
+    IdempotencyKeyTaken,
+    P,
+    R,
+    SeqTaken,
+    Store,
+    StoreError,
+    Unavailable,
+    UnknownMatch,
+    now,
+)
+
+log = logging.getLogger(__name__)
+
+POOL_SIZE = 10  # connections per server process at most: requests wait for one up to POOL_TIMEOUT
+POOL_TIMEOUT = 5.0  # seconds a request waits for a connection (the server down: then 503); `STORE_WAIT_SECONDS`
+CONNECT_TIMEOUT = 3  # seconds to reach the server
+CHANNEL = "kibic_events"
+CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
+RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
+MIGRATIONS_LOCK = 7_512_013  # pg_advisory_xact_lock's key: one process applies the migrations at a time
+UNREACHABLE = ("unreachable", "the database server cannot be reached")
+
+
+# --- migrations ----------------------------------------------------------------------------------
+
+def create_matches_and_events(cursor: psycopg.Cursor) -> None:
+    cursor.execute("CREATE TABLE matches (id text PRIMARY KEY, game text NOT NULL, players text NOT NULL, "
+                   "options text NOT NULL, stake text NOT NULL, currency text, created text NOT NULL, "
+                   "key_hash text NOT NULL)")
+    cursor.execute("CREATE TABLE events (match_id text NOT NULL REFERENCES matches (id), seq bigint NOT NULL, "
+                   "type text NOT NULL, payload text NOT NULL, created text NOT NULL, idempotency_key text, "
+                   "request_hash text, PRIMARY KEY (match_id, seq))")
+    cursor.execute("CREATE UNIQUE INDEX events_idempotency_key ON events (match_id, idempotency_key) "
+                   "WHERE idempotency_key IS NOT NULL")
+
+
+def remember_idempotent_creations(cursor: psycopg.Cursor) -> None:
+    cursor.execute("ALTER TABLE matches ADD COLUMN idempotency_key_hash text, ADD COLUMN request_hash text")
+    cursor.execute("CREATE UNIQUE INDEX matches_idempotency_key ON matches (idempotency_key_hash) "
+                   "WHERE idempotency_key_hash IS NOT NULL")
+
+
+def create_the_server_secret(cursor: psycopg.Cursor) -> None:
+    cursor.execute("CREATE TABLE settings (name text PRIMARY KEY, value text NOT NULL)")
+    cursor.execute("INSERT INTO settings (name, value) VALUES ('server_secret', %s)", [secrets.token_hex(32)])
+
+
+def create_evenings(cursor: psycopg.Cursor) -> None:
+    cursor.execute("CREATE TABLE evenings (id text PRIMARY KEY, name text NOT NULL, currency text NOT NULL, "
+                   "created text NOT NULL, key_hash text NOT NULL)")
+    cursor.execute("CREATE TABLE evening_matches (match_id text PRIMARY KEY REFERENCES matches (id), "
+                   "evening_id text NOT NULL REFERENCES evenings (id), created text NOT NULL, "
+                   "joined bigint GENERATED ALWAYS AS IDENTITY)")
+    cursor.execute("CREATE INDEX evening_matches_evening ON evening_matches (evening_id)")
+
+
+# The same steps, by the same names, as the SQLite file's (`api.store.migrations`); new ones go at the end.
+MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
+    create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
+]
+
+
+def migrate(conn: psycopg.Connection) -> list[str]:
+    """Applies the pending migrations in one transaction, under a lock that processes starting at once share;
+    the names applied."""
+    applied = []
+    with conn.transaction(), conn.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [MIGRATIONS_LOCK])
+        cursor.execute("CREATE TABLE IF NOT EXISTS kibic_migrations (name text PRIMARY KEY, applied text NOT NULL)")
+        done = {row[0] for row in cursor.execute("SELECT name FROM kibic_migrations").fetchall()}
+        for step in MIGRATIONS:
+            if step.__name__ not in done:
+                step(cursor)
+                cursor.execute("INSERT INTO kibic_migrations (name, applied) VALUES (%s, %s)", [step.__name__, now()])
+                applied.append(step.__name__)
+    return applied
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+def postgres_fault(error: psycopg.Error, pool: ConnectionPool) -> StoreError | None:
+    """The store's error for a server that is out of reach or out of order; None for an error that is a bug.
+
+    No connection came from the pool in time: with all its connections lent the server is busy; with room
+    for more, the pool could not open one, and the server is out of reach."""
+    if isinstance(error, PoolTimeout):
+        stats = pool.get_stats()
+        if stats.get("pool_size", 0) >= stats.get("pool_max", 0):
+            return Busy("no connection to the database server came free in time")
+        return Unavailable(*UNREACHABLE)
+    if isinstance(error, pg_errors.DiskFull):
+        return Unavailable("disk_full", "the database server's disk is full")
+    if isinstance(error, pg_errors.ReadOnlySqlTransaction):
+        return Unavailable("read_only", "the database server accepts no writes")
+    if isinstance(error, (pg_errors.LockNotAvailable, pg_errors.QueryCanceled)):
+        return Busy("the database server is too busy")
+    if isinstance(error, pg_errors.UndefinedTable):
+        return Unavailable("corrupt", "the database is not Kibic's")
+    if isinstance(error, psycopg.OperationalError):
+        return Unavailable(*UNREACHABLE)
+    return None
+
+
+def postgres_faults(method: Callable[P, R]) -> Callable[P, R]:
+    """`method` with psycopg's errors of a server down, lost or out of order raised as the store's own."""
+
+    @functools.wraps(method)
+    def translated(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except psycopg.Error as exc:
+            fault = postgres_fault(exc, args[0].pool)
+            if fault is None:
+                raise
+            log.error("storage failure: %s", exc)
+            raise fault from exc
+
+    return translated
+
+
+def plain(text: str) -> bool:
+    """Whether `text` can be stored in PostgreSQL's text at all (it holds no NUL): an id with one names nothing."""
+    return "\0" not in text
+
+
+# --- the store -----------------------------------------------------------------------------------
+
+class PostgresStore(Store):
+    """The matches in one PostgreSQL database, shared by every app server that names it."""
+
+    opened: weakref.WeakSet[PostgresStore] = weakref.WeakSet()  # this process's, for `close_all`
+
+    def __init__(self, dsn: str, size: int = POOL_SIZE, timeout: float = POOL_TIMEOUT):
+        self.dsn = dsn
+        self.secret: bytes | None = None
+        self.migrated = False
+        self.lock = threading.Lock()
+        self.pool = ConnectionPool(dsn, min_size=1, max_size=size, timeout=timeout, open=False,
+                                   kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True},
+                                   check=ConnectionPool.check_connection, name="kibic")
+        self.listeners: list[Callable[[str, int], None]] = []
+        self.heard = False  # the listening connection is up: every commit's notification arrives
+        self.closed = False
+        PostgresStore.opened.add(self)
+
+    def open(self, app: Flask) -> None:
+        """Opens the pool and migrates. A server out of reach at start is not fatal: requests answer 503 and
+        the first one that reaches it migrates."""
+        app.teardown_appcontext(self.give_back)
+        self.pool.open(wait=False)
+        try:
+            self.migrate()
+        except StoreError as exc:
+            log.error("cannot migrate the database (requests answer 503 until it can): %s", exc)
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """The app context's connection: taken from the pool at its first use in a request (or in a stream's
+        look), given back when the context ends (`give_back`); outside an app context, one for the block.
+        Connections are in autocommit: a statement alone is its own transaction, a write of several
+        statements is one `conn.transaction()`."""
+        if not self.migrated:
+            self.migrate()
+        if not has_app_context():
+            with self.pool.connection() as conn:
+                yield conn
+            return
+        conn = g.get(CONNECTION)
+        if conn is None:
+            conn = self.pool.getconn()
+            setattr(g, CONNECTION, conn)
+        yield conn
+
+    def give_back(self, _error: BaseException | None = None) -> None:
+        """Returns the app context's connection to the pool (which drops it when it is broken)."""
+        conn = g.pop(CONNECTION, None)
+        if conn is not None:
+            self.pool.putconn(conn)
+
+    @postgres_faults
+    def migrate(self) -> None:
+        with self.lock:
+            if self.migrated:
+                return
+            with self.pool.connection() as conn:
+                applied = migrate(conn)  # in a transaction of its own
+            if applied:
+                log.info("migrated the database: %s", ", ".join(applied))
+            self.migrated = True
+
+    def close(self) -> None:
+        self.closed = True
+        self.pool.close()
+
+    @classmethod
+    def close_all(cls) -> None:
+        """Closes the pools of every store this process opened (the tests' apps, after each test)."""
+        for held in list(cls.opened):
+            held.close()
+
+    def listen(self, woken: Callable[[str, int], None]) -> bool:
+        """Calls `woken(match_id, seq)` for each event any app server logs, from a thread of its own that
+        listens on a connection of its own (and connects again when it is lost)."""
+        with self.lock:
+            self.listeners.append(woken)
+            if len(self.listeners) == 1:
+                threading.Thread(target=self.hear, name="kibic-listen", daemon=True).start()
+        return True
+
+    def hearing(self) -> bool:
+        return self.heard
+
+    def hear(self) -> None:
+        """The listening connection's loop: LISTEN, then pass on every notification, until the store is closed."""
+        while not self.closed:
+            try:
+                with psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                    conn.execute("LISTEN kibic_events")
+                    self.heard = True
+                    while not self.closed:
+                        for notice in conn.notifies(timeout=RELISTEN_SECONDS):
+                            match_id, seq = json.loads(notice.payload)
+                            for woken in list(self.listeners):
+                                woken(match_id, seq)
+            except Exception as exc:  # noqa: BLE001 - the server went away: the streams look by themselves meanwhile
+                if self.heard:
+                    log.warning("stopped hearing of new events (the streams look for them meanwhile): %r", exc)
+            self.heard = False
+            if not self.closed:
+                time.sleep(RELISTEN_SECONDS)
+
+    @postgres_faults
+    def server_secret(self) -> bytes:
+        if self.secret is None:
+            with self.connection() as conn:
+                row = conn.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
+            self.secret = bytes.fromhex(row[0])
+        return self.secret
+
+    @postgres_faults
+    def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
+                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+        try:
+            with self.connection() as conn, conn.transaction():
+                conn.execute(
+                    "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+                    "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+                     header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+                if evening_id is not None:
+                    conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
+                                 [match_id, evening_id, now()])
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "matches_idempotency_key":
+                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+            raise
+
+    @postgres_faults
+    def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute("SELECT * FROM matches WHERE idempotency_key_hash = %s",
+                                  [idempotency_key_hash]).fetchone()
+
+    @postgres_faults
+    def match_row(self, match_id: str) -> dict:
+        row = None
+        if plain(match_id):
+            with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+                row = cursor.execute("SELECT * FROM matches WHERE id = %s", [match_id]).fetchone()
+        if row is None:
+            raise UnknownMatch(match_id)
+        return row
+
+    @postgres_faults
+    def events(self, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
+        with self.connection() as conn:
+            rows = conn.execute(
+                "SELECT seq, payload FROM events WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                [match_id, after, LAST_SEQ if upto is None else upto]).fetchall()
+        return [{**json.loads(payload), "seq": seq} for seq, payload in rows]
+
+    @postgres_faults
+    def event(self, match_id: str, seq: int) -> dict:
+        with self.connection() as conn:
+            (payload,) = conn.execute("SELECT payload FROM events WHERE match_id = %s AND seq = %s",
+                                      [match_id, seq]).fetchone()
+        return {**json.loads(payload), "seq": seq}
+
+    @postgres_faults
+    def latest_seq(self, match_id: str) -> int:
+        found = False
+        if plain(match_id):
+            with self.connection() as conn:
+                found, seq = conn.execute(
+                    "SELECT EXISTS (SELECT 1 FROM matches WHERE id = %s), "
+                    "(SELECT max(seq) FROM events WHERE match_id = %s)", [match_id, match_id]).fetchone()
+        if not found:
+            raise UnknownMatch(match_id)
+        return seq or 0
+
+    @postgres_faults
+    def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
+        with self.connection() as conn:
+            rows = conn.execute("SELECT id, (SELECT max(seq) FROM events WHERE match_id = id) "
+                                "FROM unnest(%s::text[]) AS followed (id)", [match_ids]).fetchall()
+        return {match_id: seq or 0 for match_id, seq in rows}
+
+    @postgres_faults
+    def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
+                     request_hash: str | None = None) -> None:
+        payload = {key: value for key, value in event.items() if key != "seq"}
+        try:
+            with self.connection() as conn, conn.transaction():
+                conn.execute(
+                    "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key,
+                     request_hash])
+                conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, event["seq"]])])
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "events_idempotency_key":
+                raise IdempotencyKeyTaken(idempotency_key) from exc
+            if exc.diag.constraint_name == "events_pkey":
+                raise SeqTaken(event["seq"]) from exc
+            raise
+        except pg_errors.ForeignKeyViolation as exc:
+            raise UnknownMatch(match_id) from exc
+
+    @postgres_faults
+    def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute("SELECT seq, request_hash FROM events WHERE match_id = %s AND idempotency_key = %s",
+                                  [match_id, idempotency_key]).fetchone()
+
+    @postgres_faults
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
+        with self.connection() as conn:
+            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (%s, %s, %s, %s, %s)",
+                         [evening_id, name, currency, now(), key_hash])
+
+    @postgres_faults
+    def evening_row(self, evening_id: str) -> dict | None:
+        if not plain(evening_id):
+            return None
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = %s",
+                                  [evening_id]).fetchone()
+
+    @postgres_faults
+    def evening_match_ids(self, evening_id: str) -> list[str]:
+        with self.connection() as conn:
+            rows = conn.execute("SELECT match_id FROM evening_matches WHERE evening_id = %s ORDER BY joined",
+                                [evening_id]).fetchall()
+        return [row[0] for row in rows]
+
+    @postgres_faults
+    def evening_key_hash(self, match_id: str) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
+                               "WHERE m.match_id = %s", [match_id]).fetchone()
+        return None if row is None else row[0]
