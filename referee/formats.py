@@ -9,7 +9,9 @@ replays to the state it always had.
   `illegal` as `{code, message}`, and warnings are `{code, message, seat}`: they were recorded before verdicts
   carried their details.
 - **Format 2**: the event says `"format": 2`; `illegal` and every warning carry `details` (`{}` when the event
-  was recorded without them).
+  was recorded without them). Format 1's messages for the rules that look into a hand (follow suit, play
+  higher, play the lowest...) named the other cards of a known hand ("Ann must play 8 or higher (8 Q)"),
+  which a reader without the key must not see: format 2 says those in the rule's own sentence.
 
 A match's header (game, players, options, stake) is read the same way: an option the game gained after the
 match was created is the option's default, the rules the match was played by.
@@ -19,17 +21,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .verdicts import CODES
+
+HAND_RULES = frozenset({"must_play_higher", "must_play_lowest", "must_follow_suit", "must_trump"})
+"""The verdicts whose format-1 messages named other cards of a known hand."""
+LET_STAND = "Let stand: "
+
 CURRENT = 2
 """The format every new event is written in."""
 
 
+def said_by_the_rule(verdict: dict) -> dict:
+    """A format-1 verdict with `details`, and in the rule's own words where its message looked into a hand."""
+    verdict = {**verdict, "details": verdict.get("details", {})}
+    if verdict.get("code") in HAND_RULES:
+        prefix = LET_STAND if verdict.get("message", "").startswith(LET_STAND) else ""
+        verdict["message"] = prefix + CODES[verdict["code"]].sentence
+    return verdict
+
+
 def details_recorded(event: dict) -> dict:
-    """Format 1 -> 2: `illegal` and the warnings carry `details`, and the event says its format."""
+    """Format 1 -> 2: `illegal` and the warnings carry `details` and name no card of a hand, and the event says
+    its format."""
     event = dict(event)
     if "illegal" in event:
-        event["illegal"] = {**event["illegal"], "details": event["illegal"].get("details", {})}
+        event["illegal"] = said_by_the_rule(event["illegal"])
     if "warnings" in event:
-        event["warnings"] = [{**warning, "details": warning.get("details", {})} for warning in event["warnings"]]
+        event["warnings"] = [said_by_the_rule(warning) for warning in event["warnings"]]
     event["format"] = 2
     return event
 

@@ -17,11 +17,13 @@ from record_logs import LOGS
 
 from api import store
 from referee import GAMES, Match
-from referee.formats import CURRENT, STEPS, upgrade, written
+from referee.formats import CURRENT, HAND_RULES, STEPS, upgrade, written
+from referee.verdicts import CODES
 
 FORMAT_1_LOGS = sorted(path for path in LOGS.glob("*/*.json")
                        if not any("format" in event for event in json.loads(path.read_text("utf-8"))["events"]))
 MESSAGE = "W must play 7 or higher (7 K), not 6."  # as format 1 recorded it
+SENTENCE = "The player holds a card that reaches the top of the trick and must play it."
 FORMAT_1_PLAY = {"type": "play", "seat": 1, "card": "6", "force": True,
                  "illegal": {"code": "must_play_higher", "message": MESSAGE},
                  "warnings": [{"code": "must_play_higher", "message": f"Let stand: {MESSAGE}", "seat": 1}], "seq": 4}
@@ -38,9 +40,9 @@ def test_each_format_after_the_first_is_reached_by_one_step():
 def test_an_event_without_a_format_is_format_1_and_is_read_in_the_current_format():
     assert upgrade(FORMAT_1_PLAY) == {
         **FORMAT_1_PLAY, "format": CURRENT,
-        "illegal": {**FORMAT_1_PLAY["illegal"], "details": {}},
-        "warnings": [{**FORMAT_1_PLAY["warnings"][0], "details": {}}],
-    }
+        "illegal": {**FORMAT_1_PLAY["illegal"], "details": {}, "message": SENTENCE},
+        "warnings": [{**FORMAT_1_PLAY["warnings"][0], "details": {}, "message": f"Let stand: {SENTENCE}"}],
+    }  # "(7 K)" were cards of W's entered hand: format 2 says the rule instead
     assert "format" not in FORMAT_1_PLAY and "details" not in FORMAT_1_PLAY["illegal"]  # the stored event is kept
 
 
@@ -94,14 +96,45 @@ def test_a_log_of_format_1_replays_as_the_same_log_read_in_the_current_format(pa
     assert replayed.log == upgraded and all(event["format"] == CURRENT for event in replayed.log)
     again = Match.replay(log["header"], upgraded)
     assert json.loads(json.dumps(again.view())) == json.loads(json.dumps(replayed.view())) == log["final"]
-    for event, old in zip(upgraded, log["events"], strict=True):  # only the format and empty details are added
+    for event, old in zip(upgraded, log["events"], strict=True):
+        # only the format and empty details are added, and a hand rule's message is its sentence
         bare = {key: value for key, value in event.items() if key != "format"}
         if "illegal" in old:
-            bare["illegal"] = {key: value for key, value in bare["illegal"].items() if key != "details"}
+            bare["illegal"] = as_recorded(bare["illegal"], old["illegal"])
         if "warnings" in old:
-            bare["warnings"] = [{key: value for key, value in warning.items() if key != "details"}
-                                for warning in bare["warnings"]]
+            bare["warnings"] = [as_recorded(warning, recorded)
+                                for warning, recorded in zip(bare["warnings"], old["warnings"], strict=True)]
         assert bare == old
+
+
+def as_recorded(verdict: dict, recorded: dict) -> dict:
+    """An upgraded verdict without what format 2 changed, to compare with the format-1 one it was read from."""
+    assert verdict["details"] == {}
+    if verdict["code"] in HAND_RULES:
+        assert verdict["message"] in (CODES[verdict["code"]].sentence, "Let stand: " + CODES[verdict["code"]].sentence)
+        assert verdict["message"].startswith("Let stand: ") == recorded["message"].startswith("Let stand: ")
+        return {**{key: value for key, value in verdict.items() if key != "details"}, "message": recorded["message"]}
+    return {key: value for key, value in verdict.items() if key != "details"}
+
+
+@pytest.mark.parametrize("game", ["ogorek", "oh_hell"])
+def test_an_old_match_names_no_other_card_of_a_known_hand_to_a_reader_without_the_key(app, client, game):
+    """Format 1 said "Ann must play 8 or higher (8 Q), not 7": the (8 Q) were cards of Ann's entered hand."""
+    log = read(LOGS / game / "format-1-forced.json")
+    recorded = [verdict["message"] for event in log["events"]
+                for verdict in [event.get("illegal", {}), *event.get("warnings", [])]
+                if verdict.get("code") in HAND_RULES]
+    assert any("(" in message for message in recorded)  # the old log does name them
+    created = client.post("/api/matches", json=log["header"]).get_json()
+    with app.app_context():
+        held = store.current()
+        for event in log["events"]:
+            held.append_event(created["id"], event)
+    served = client.get(f"/api/matches/{created['id']}").get_data(as_text=True)
+    served += client.get(f"/api/matches/{created['id']}/events").get_data(as_text=True)
+    for message in recorded:
+        assert message.removeprefix("Let stand: ") not in served
+    assert CODES[next(code for code in HAND_RULES if code in served)].sentence in served
 
 
 def test_a_header_without_an_option_the_game_gained_since_reads_it_at_its_default():
