@@ -189,7 +189,8 @@ def first_answer(match_id: str, earlier: dict, digest: str) -> dict:
     match = load_match(match_id, upto=seq - 1)
     event = store.current().event(match_id, seq)
     findings = match.record(event, seq)
-    return answer(match_id, match, match.log[-1], event.get("warnings", []), [f.as_dict() for f in findings])
+    recorded = match.log[-1]  # as the engine reads it: in the current format
+    return answer(match_id, match, recorded, recorded.get("warnings", []), [f.as_dict() for f in findings])
 
 
 def answer(match_id: str, match: Match, event: dict, warnings: list[dict], findings: list[dict]) -> dict:

@@ -2,12 +2,14 @@
 
 A card is a rank and, where the game cares, a suit. Ranks are written `2`-`10` (or `T`), `J`, `Q`,
 `K`, `A`; suits `S` `H` `D` `C` (or ♠ ♥ ♦ ♣); the joker is `X`. Each game orders the ranks its own
-way, so this module keeps no order of play: only the notation and the decks.
+way, so this module keeps no order of play: only the notation, the decks, and the order people sort a
+hand in to read it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -16,6 +18,7 @@ from .verdicts import InvalidInput
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER = "X"
 SUITS = ("S", "H", "D", "C")
+SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 VARIATION_SELECTORS = ("\ufe0e", "\ufe0f")  # phones send ♥ as the emoji ♥️: the symbol and a selector
 COPIES_OF_RANK = 4
@@ -103,3 +106,17 @@ def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
 def _copies_in_deck(size: int, suited: bool) -> dict[Card, int]:
     # the referee asks at every play: count each deck once
     return dict(Counter(deck(size, suited=suited)))
+
+
+def card_order(card: Card) -> tuple[int, int]:
+    """The order people sort a hand in to read it: by suit (S H D C), then rank, lowest first, ace high."""
+    return SUITS.index(card.suit), RANKS.index(card.rank)
+
+
+def listed(cards: Iterable[Card]) -> list[str]:
+    """Cards as people read them, by suit and rank."""
+    return [str(card) for card in sorted(cards, key=card_order)]
+
+
+def show(cards: Iterable[Card]) -> str:
+    return " ".join(listed(cards))

@@ -21,8 +21,10 @@ import sys
 import unicodedata
 from decimal import Decimal
 
+from .formats import header_read, upgrade, written
 from .games import get_game
-from .games.base import Decision, Game, Lot, Table
+from .games.base import Decision, Game, Lot
+from .games.table import Table
 from .settlement import places, settle, smallest_unit
 from .verdicts import Finding, InvalidInput, Rejected
 
@@ -72,12 +74,14 @@ class Match:
     @classmethod
     def from_header(cls, header: dict) -> Match:
         game = get_game(header["game"])
+        header = header_read(header, {option.name: option.default for option in game.options})
         return cls(game, list(header["players"]), dict(header["options"]), Decimal(header["stake"]),
                    header.get("currency"))
 
     @classmethod
     def replay(cls, header: dict, events: list[dict]) -> Match:
-        """The match rebuilt from its header and its whole log (undo events included), folded once."""
+        """The match rebuilt from its header and its whole log (undo events included, each in any format the
+        engine reads), folded once."""
         match = cls.from_header(header)
         for event in events:
             match.append(event, event["seq"])
@@ -93,20 +97,22 @@ class Match:
         return [self.log[seq - 1] for seq in self.live]
 
     def decide(self, command: object, lot: Lot | None = None) -> Decision:
-        """The event that `command` records, with its warnings; raises `Rejected` or `InvalidInput`."""
+        """The event that `command` records (in the current format), with its warnings; raises `Rejected` or
+        `InvalidInput`."""
         if not isinstance(command, dict):
             raise InvalidInput("bad_event", "An event is an object with a type.")
         kind = command.get("type")
         if kind == "undo":
             if not self.live:
                 raise Rejected("nothing_to_undo", "There is nothing to undo.", details={})
-            return Decision({"type": "undo", "undoes": self.live[-1]})
+            return Decision(written({"type": "undo", "undoes": self.live[-1]}))
         if kind not in self.game.event_types:
             kinds = ", ".join(sorted(self.game.event_types | {"undo"}))
             raise InvalidInput("bad_event_type", f"{self.game.title} has no event {kind!r}; it has: {kinds}.",
                                {"type": kind})
         self.game.check_fields(command)
-        return self.game.decide(self.state, command, lot)
+        decision = self.game.decide(self.state, command, lot)
+        return Decision(written(decision.event), decision.warnings)
 
     def record(self, event: dict, seq: int | None = None) -> list[Finding]:
         """Append a decided event (with its warnings) as number `seq`; returns the findings it raised."""
@@ -122,11 +128,12 @@ class Match:
         return self.state.findings[before:]
 
     def append(self, event: dict, seq: int | None = None) -> dict:
-        """Put the event in the log as number `seq` (the next one) without applying it to the state."""
+        """Put the event, read in the current format, in the log as number `seq` (the next one) without applying
+        it to the state."""
         seq = self.seq + 1 if seq is None else seq
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} does not follow event {self.seq}")
-        event = {**shared(event), "seq": seq}
+        event = {**shared(upgrade(event)), "seq": seq}
         self.log.append(event)
         if event["type"] != "undo":
             self.live.append(seq)

@@ -103,8 +103,7 @@ class SuitRankTable(Simulator):
     def step(self) -> dict | None:
         if self.match.expected() is None:
             return None
-        event = self.table.step()
-        return {key: value for key, value in event.items() if key not in ("seq", "warnings")}
+        return self.table.step()
 
 
 class AttackBeatTable(Simulator):

@@ -143,16 +143,14 @@ class SimTable:
         self.told = {seat for seat in self.hands if self.rng.random() < self.known}
         if self.told:
             command["hands"] = {str(seat): list(self.hands[seat]) for seat in self.told}
-        event, _, _ = self.match.play(command)
-        return event
+        return self.send(command)
 
     def bid(self) -> dict:
         expected = self.match.expected()
         seat = expected["seat"] if expected["seat"] is not None else self.rng.choice(expected["seats"])
         bid = self.rng.choice(expected["allowed"])
         self.bids[seat] = bid
-        event, _, _ = self.match.play({"type": "bid", "seat": seat, "bid": bid})
-        return event
+        return self.send({"type": "bid", "seat": seat, "bid": bid})
 
     def choices(self) -> tuple[int, list[str]]:
         """The seat to play and its legal cards."""
@@ -172,7 +170,7 @@ class SimTable:
         command = {"type": "play", "seat": seat, "card": card}
         if force:
             command["force"] = True
-        event, _, _ = self.match.play(command)
+        event = self.send(command)
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         if len(self.trick) == self.players:
@@ -183,9 +181,17 @@ class SimTable:
                     self.totals[seat] += points(self.bids[seat], self.taken[seat], self.size, self.match.options)
         return event
 
+    def send(self, command: dict) -> dict:
+        """Logs `command`; answers the event recorded."""
+        self.sent = command
+        event, _, _ = self.match.play(command)
+        return event
+
     def step(self) -> dict:
+        """Logs the table's next event; answers the command it sent."""
         kind = self.match.expected()["type"]
-        return {"deal": self.deal, "bid": self.bid, "play": self.play}[kind]()
+        {"deal": self.deal, "bid": self.bid, "play": self.play}[kind]()
+        return self.sent
 
     def play_out(self) -> None:
         while self.match.expected() is not None:

@@ -87,7 +87,7 @@ def first_deal(match: ApiMatch, cards: Table) -> None:
 
     holder = next(seat for seat in (ALA, BARTEK) if nine in cards.hands[seat])
     event, _, _ = match.play({"type": "exchange", "seat": holder})
-    assert event == {"type": "exchange", "seat": holder, "nine": str(nine), "face_up": face_up, "seq": 2}
+    assert event == {"type": "exchange", "seat": holder, "nine": str(nine), "face_up": face_up, "seq": 2, "format": 2}
     cards.exchange(holder)
     deal = match.view()["deal"]
     assert deal["face_up"] == str(nine) and deal["exchange"] == {"seat": holder, "nine": str(nine), "face_up": face_up}

@@ -109,7 +109,8 @@ def test_a_fifth_king_is_refused_and_the_players_may_end_the_match_mid_deal(tabl
 
     event, _, _ = match.play({"type": "end"})
     state = match.view()
-    assert event == {"type": "end", "seq": 6} and state["status"] == "finished" and state["expected"] is None
+    assert event == {"type": "end", "seq": 6, "format": 2}
+    assert state["status"] == "finished" and state["expected"] is None
     assert [(p["lives"], p["place"]) for p in state["players"]] == [(2, 1)] * 3, "those still in share the places"
     assert [p["net"] for p in state["settlement"]["players"]] == ["0.00"] * 3
 
@@ -138,7 +139,7 @@ def play_and_undo(match: ApiMatch, deal: Deal, rng: random.Random) -> int:
     played, _, _ = match.play({"type": "play", "seat": seat, "card": card})
     assert match.view()["deal"]["table"][-1] == {"seat": seat, "card": card, "seq": played["seq"]}
     undo = match.undo()
-    assert undo == {"type": "undo", "undoes": played["seq"], "seq": played["seq"] + 1}
+    assert undo == {"type": "undo", "undoes": played["seq"], "seq": played["seq"] + 1, "format": 2}
     after = match.refresh()
     assert {**after, "seq": before["seq"]} == before
     assert match.events()[-2]["undone_by"] == undo["seq"]

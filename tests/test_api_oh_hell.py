@@ -69,7 +69,8 @@ def test_the_players_may_end_the_match_after_any_hand(table):
 
     event, _, _ = match.play({"type": "end"})
     state = match.view()
-    assert event == {"type": "end", "seq": 8} and state["status"] == "finished" and state["expected"] is None
+    assert event == {"type": "end", "seq": 8, "format": 2}
+    assert state["status"] == "finished" and state["expected"] is None
     assert [p["place"] for p in state["players"]] == [1, 2, 2]
     # Bob and Cid share places 2 and 3: each pays the average of 2 and 4 stakes into the pool, Ann takes it
     assert [p["net"] for p in state["settlement"]["players"]] == ["6.00", "-3.00", "-3.00"]

@@ -367,7 +367,7 @@ def test_the_nine_of_trumps_is_swapped_for_the_face_up_card():
     match = start("QS")
     assert match.expected()["exchange"] == {"nine": "9S", "face_up": "QS", "seats": [0, 1]}
     event, _, _ = match.play({"type": "exchange", "seat": ALA})
-    assert event == {"type": "exchange", "seat": ALA, "nine": "9S", "face_up": "QS", "seq": 2}
+    assert event == {"type": "exchange", "seat": ALA, "nine": "9S", "face_up": "QS", "seq": 2, "format": 2}
     deal = deal_of(match)
     assert (deal["face_up"], deal["trump"], deal["exchange"]["seat"]) == ("9S", "QS", ALA)
     assert deal["known"]["0"] == ["QS"] and sizes(match) == (5, 5, 14)

@@ -131,7 +131,7 @@ def test_a_whole_number_written_with_a_point_is_that_number(client, dealt):
     """1.0 is the JSON number 1 (an integer for JSON Schema, hence for openapi.yaml): it is seat 1."""
     response = send(client, dealt, "POST", EVENTS, {"type": "play", "seat": 1.0, "card": "K", "expect_seq": 1.0}, JSON)
     assert response.status_code == 201, response.get_json()
-    assert response.get_json()["event"] == {"type": "play", "seat": 1, "card": "K", "seq": 2}
+    assert response.get_json()["event"] == {"type": "play", "seat": 1, "card": "K", "seq": 2, "format": 2}
 
 
 def test_wrong_method_says_which_methods_are_allowed(client, dealt):

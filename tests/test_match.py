@@ -23,7 +23,7 @@ def test_undo_retracts_the_latest_live_event():
     play(match, "W", "K")
     play(match, "N", "2")
     event = undo(match)
-    assert event == {"type": "undo", "undoes": 3, "seq": 4}
+    assert event == {"type": "undo", "undoes": 3, "seq": 4, "format": 2}
     assert match.expected()["seat"] == 2
     assert [p["card"] for p in match.view()["deal"]["table"]] == ["K"]
     play(match, "N", "5")
@@ -103,10 +103,10 @@ def test_the_log_keeps_undone_events_and_marks_them():
     undo(match)
     play(match, "W", "A")
     assert match.events_view() == [
-        {"type": "deal", "dealer": 0, "seq": 1, "undone_by": None},
-        {"type": "play", "seat": 1, "card": "K", "seq": 2, "undone_by": 3},
-        {"type": "undo", "undoes": 2, "seq": 3, "undone_by": None},
-        {"type": "play", "seat": 1, "card": "A", "seq": 4, "undone_by": None},
+        {"type": "deal", "dealer": 0, "format": 2, "seq": 1, "undone_by": None},
+        {"type": "play", "seat": 1, "card": "K", "format": 2, "seq": 2, "undone_by": 3},
+        {"type": "undo", "undoes": 2, "format": 2, "seq": 3, "undone_by": None},
+        {"type": "play", "seat": 1, "card": "A", "format": 2, "seq": 4, "undone_by": None},
     ]
 
 
@@ -176,7 +176,7 @@ def test_a_forced_play_is_a_finding_proved_by_itself_with_a_warning():
                      "illegal": {"code": "must_play_lowest", "message": message, "details": details},
                      "warnings": [{"code": "must_play_lowest", "message": f"Let stand: {message}", "seat": 1,
                                    "details": details}],
-                     "seq": event["seq"]}
+                     "format": 2, "seq": event["seq"]}
     assert warnings == event["warnings"]
     assert [f.as_dict() for f in findings] == [{"seq": event["seq"], "seat": 1, "code": "must_play_lowest",
                                                 "message": message, "proof_seq": event["seq"], "deal": 1,
@@ -203,7 +203,7 @@ def test_a_forced_card_that_was_not_dealt_makes_the_hand_unknown():
 def test_force_on_a_legal_play_records_a_plain_play():
     match = seed_match(known_hands=True)
     event, warnings, findings = play(match, "W", "K", force=True)
-    assert event == {"type": "play", "seat": 1, "card": "K", "seq": 2}
+    assert event == {"type": "play", "seat": 1, "card": "K", "seq": 2, "format": 2}
     assert warnings == [] and findings == []
 
 

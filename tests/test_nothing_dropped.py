@@ -30,7 +30,7 @@ def test_a_trump_in_a_game_without_suits_is_refused(game):
 def test_a_trump_given_as_null_is_no_trump_at_all(game):
     match = Match.create(game, PLAYERS[game])
     event, _, _ = match.play({"type": "deal", "dealer": 0, "trump": None})
-    assert event == {"type": "deal", "dealer": 0, "seq": 1}
+    assert event == {"type": "deal", "dealer": 0, "seq": 1, "format": 2}
 
 
 @pytest.mark.parametrize(("game", "command"), [

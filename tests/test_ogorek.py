@@ -246,7 +246,7 @@ def test_out_only_when_minus_points_exceed_the_limit(limit, before, last, total,
 def test_penalty_without_points_is_the_cut_penalty(options, points):
     match = Match.create("ogorek", ["A", "B", "C"], options)
     event, _, _ = match.play({"type": "penalty", "seat": 1})
-    assert event == {"type": "penalty", "seat": 1, "points": points, "seq": 1}
+    assert event == {"type": "penalty", "seat": 1, "points": points, "seq": 1, "format": 2}
     assert match.state.scores == [0, points, 0]
 
 
@@ -351,7 +351,7 @@ def test_naming_the_right_dealer_is_fine(force):
     match = Match.create("ogorek", ["A", "B", "C"])
     deal_and_finish(match, {0: "2", 1: "3", 2: "4"}, dealer=0)
     event, warnings, _ = match.play({"type": "deal", "dealer": 1, "force": force})
-    assert event == {"type": "deal", "dealer": 1, "seq": 20}  # nothing was forced
+    assert event == {"type": "deal", "dealer": 1, "seq": 20, "format": 2}  # nothing was forced
     assert warnings == []
 
 

@@ -179,7 +179,7 @@ def test_hands_are_stored_in_canonical_notation():
 
 def test_plays_are_stored_in_canonical_notation():
     match = seed_match()
-    assert play(match, "W", " t♠ ")[0] == {"type": "play", "seat": 1, "card": "10", "seq": 2}
+    assert play(match, "W", " t♠ ")[0] == {"type": "play", "seat": 1, "card": "10", "seq": 2, "format": 2}
 
 
 @pytest.mark.parametrize("points", [0, -5, 1001, "5", True, 2.5, None])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from oh_hell_table import SimTable
 
 from referee import Match, Rejected, parse_card
-from referee.games.tricks import card_order
+from referee.cards import card_order
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

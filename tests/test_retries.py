@@ -149,5 +149,5 @@ def test_a_retry_racing_its_own_first_attempt_gets_the_first_answer(client, tabl
     response = post(client, dealt, body, "k1")
 
     assert response.status_code == 201
-    assert response.get_json()["event"] == {**body, "seq": 2}
+    assert response.get_json()["event"] == {**body, "seq": 2, "format": 2}
     assert len(table.events(dealt)) == 2

@@ -12,9 +12,10 @@ out. The last one in wins; with a stake, Ogórek's elimination pool pays.
 
 from __future__ import annotations
 
-from ..cards import RANKS, Card
-from .base import Option, eliminate
-from .climbing import ClimbDeal, ClimbingGame, ClimbTable, Requirement
+from ..cards import Card
+from .climbing import ClimbDeal, ClimbingGame, Requirement
+from .options import Option
+from .table import Table, eliminate
 
 CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14}
 MAX_LIMIT = 1000
@@ -35,7 +36,6 @@ class Agurk(ClimbingGame):
     min_players = 2
     max_players = 7
     hand_size = 7
-    rank_order = RANKS
     tricks_count = False
     player_figures = ("lives", "minus_points")
     example = {
@@ -92,21 +92,17 @@ class Agurk(ClimbingGame):
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}
 
     # --- what Agurk says -----------------------------------------------------------------------
-    def requirement(self, state: ClimbTable, deal: ClimbDeal) -> Requirement:
+    def requirement(self, state: Table, deal: ClimbDeal) -> Requirement:
         plays = deal.trick.plays
         if plays and plays[0].card.rank == "A" and state.options["ace_led_lowest"]:
             return Requirement("lowest", plays[0].card, "ace_led")
         return super().requirement(state, deal)
 
-    def new_state(self, names: list[str], options: dict) -> ClimbTable:
-        state = super().new_state(names, options)
-        state.lives = [options["lives"]] * len(names)
-        return state
+    def starting_lives(self, options: dict) -> int:
+        return options["lives"]
 
-    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
-        last = deal.trick.plays
-        top = max(self.strength(play.card) for play in last)
-        losers = [play for play in last if self.strength(play.card) == top]
+    def score_deal(self, state: Table, deal: ClimbDeal) -> None:
+        losers = self.highest_last(deal)
         points = card_points(losers[0].card)
         for play in losers:
             state.scores[play.seat] += points

@@ -1,19 +1,24 @@
-"""What every game shares: options, the table's standing, seats, dealers, elimination and places.
+"""What every game shares: options, the catalogue, the fold, cards, the deal template, dealers and places.
 
 A game is a stateless object with `new_state`, `decide` (command -> event, or a rejection), `evolve`
 (applies a recorded event to the state), `expected`, views and `ranking`. The state it works on is a
-`Table` (or a subclass of it) that only the game changes.
+`Table` (table.py, or a subclass of it) that only the game changes. A deal is decided and applied by one
+template (`decide_deal`, `evolve_deal`): a game says what its deal records (`deal_fields`) and what it
+starts (`new_deal`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..cards import Card
+from ..cards import RANKS, Card, copies_in_deck, parse_card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
+from .options import Option
+from .table import Table, check_playing, check_seat_in, end_match, seat_of
 
 COMMON_FIELDS = frozenset({"type", "force", "expect_seq"})
 """What any event may carry: its type, `force`, and the `expect_seq` of the API."""
@@ -23,95 +28,11 @@ Lot = Callable[[int], int]
 
 
 @dataclass(frozen=True)
-class Option:
-    """A table's choice of rules, with its default and limits, as the catalogue shows it."""
-
-    name: str
-    kind: str  # "integer", "boolean", "choice", or "sequence" (a choice or a list of integers)
-    default: Any
-    description: str
-    choices: tuple = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def check(self, value: Any) -> Any:
-        if self.kind == "boolean":
-            if not isinstance(value, bool):
-                raise ValueError("must be true or false")
-        elif self.kind == "integer":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError("must be a whole number")
-            if self.choices and value not in self.choices:
-                raise ValueError(f"must be one of {', '.join(map(str, self.choices))}")
-            if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"must be at least {self.minimum}")
-            if self.maximum is not None and value > self.maximum:
-                raise ValueError(f"must be at most {self.maximum}")
-        elif self.kind in ("choice", "sequence"):
-            if self.kind == "sequence" and isinstance(value, list):
-                if not value or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-                    raise ValueError("must be a choice or a non-empty list of whole numbers")
-                return list(value)
-            if value not in self.choices:
-                raise ValueError(f"must be one of {', '.join(map(str, self.choices))}")
-        return value
-
-    def describe(self) -> dict:
-        out = {"name": self.name, "type": self.kind, "default": self.default, "description": self.description}
-        if self.choices:
-            out["choices"] = list(self.choices)
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.maximum is not None:
-            out["maximum"] = self.maximum
-        return out
-
-
-@dataclass(frozen=True)
 class Decision:
     """The event to record for a command, and the warnings that go with it."""
 
     event: dict
     warnings: tuple[RefereeWarning, ...] = ()
-
-
-@dataclass
-class Table:
-    """The standing of a match that every game keeps: seats, scores, lives, who is out, the record."""
-
-    names: list[str]
-    options: dict
-    scores: list[int]
-    lives: list[int | None]
-    out: list[bool]
-    eliminated: list[list[int]] = field(default_factory=list)  # groups, in the order they went out
-    final: list[list[int]] = field(default_factory=list)  # the last players in, best group first
-    finished: bool = False
-    deals_played: int = 0
-    last_dealer: int | None = None
-    findings: list[Finding] = field(default_factory=list)
-    history: list[dict] = field(default_factory=list)  # the standing after every deal, for the scoresheet
-
-    @property
-    def seats(self) -> range:
-        return range(len(self.names))
-
-    def seats_in(self) -> list[int]:
-        return [seat for seat in self.seats if not self.out[seat]]
-
-    def next_seat_in(self, seat: int) -> int:
-        """The next seat clockwise from `seat` that is still in."""
-        n = len(self.names)
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if not self.out[candidate]:
-                return candidate
-        raise AssertionError("no player is left in")
-
-    def record_history(self, deal: int, dealer: int, **extra: object) -> None:
-        """The standing after a deal: who dealt it, the scores and lives, and what the game adds."""
-        self.history.append({"deal": deal, "dealer": dealer, "scores": list(self.scores), "lives": list(self.lives),
-                             **extra})
 
 
 class Game:
@@ -123,6 +44,11 @@ class Game:
     min_players: int = 2
     max_players: int = 8
     suited: bool = True
+    rank_order: tuple[str, ...] = RANKS
+    """The ranks, lowest first in play (the deck may leave some out)."""
+    deal_word: str = "deal"
+    """What the game calls a deal in its messages (Oh Hell's are hands)."""
+    table: type[Table] = Table
     options: tuple[Option, ...] = ()
     event_types: frozenset[str] = frozenset()
     event_fields: dict[str, frozenset[str]] = {}
@@ -194,9 +120,17 @@ class Game:
         }
 
     # --- what the page, the bench and the tests learn of the game ----------------------------
+    def deck_size(self, options: dict) -> int:
+        return 52
+
+    def copies(self, options: dict) -> Counter[Card]:
+        """How many of each card the deck holds with these options."""
+        return copies_in_deck(self.deck_size(options), suited=self.suited)
+
     def ranks(self, options: dict) -> list[str]:
         """The ranks of the deck with these options, lowest first in play."""
-        raise NotImplementedError
+        present = {card.rank for card in self.copies(options)}
+        return [rank for rank in self.rank_order if rank in present]
 
     def hand_sizes(self, options: dict, players: int) -> list[int]:
         """The cards dealt to each player in successive deals (the last size repeats)."""
@@ -233,7 +167,13 @@ class Game:
                                {"type": kind, "fields": unused})
 
     def new_state(self, names: list[str], options: dict) -> Table:
-        raise NotImplementedError
+        n = len(names)
+        return self.table(names=list(names), options=options, scores=[0] * n,
+                          lives=[self.starting_lives(options)] * n, out=[False] * n)
+
+    def starting_lives(self, options: dict) -> int | None:
+        """The lives each player starts with, in a game that counts lives."""
+        return None
 
     def decide(self, state: Table, command: dict, lot: Lot | None = None) -> Decision:
         """The event `command` records: `decide_<type>(state, command, force)` says; a deal also gets `lot`."""
@@ -248,12 +188,84 @@ class Game:
             return self.decide_deal(state, command, lot, force)
         return getattr(self, f"decide_{kind}")(state, command, force)
 
-    def decide_deal(self, state: Table, command: dict, lot: Lot | None, force: bool) -> Decision:
-        raise NotImplementedError
-
     def evolve(self, state: Table, event: dict) -> None:
         """Applies a recorded event: `evolve_<type>(state, event)`."""
         getattr(self, f"evolve_{event['type']}")(state, event)
+
+    # --- cards ---------------------------------------------------------------------------------
+    def card(self, text: str) -> Card:
+        """A card as recorded (already checked when it was decided)."""
+        return parse_card(text, suited=self.suited)
+
+    def read_card(self, state: Table, text: object, field: str = "card") -> Card:
+        """A card of this game's deck, written in the API's notation in the command's `field`."""
+        card = parse_card(text, suited=self.suited)
+        if not self.copies(state.options)[card]:
+            raise self.not_in_deck(state, card, text, field)
+        return card
+
+    def not_in_deck(self, state: Table, card: Card, text: object, field: str) -> InvalidInput:
+        size = self.deck_size(state.options)
+        return InvalidInput("card_not_in_deck", f"{card} is not in the {size}-card deck "
+                            f"({self.ranks(state.options)[0]} to ace).", {field: text})
+
+    def read_dealt(self, state: Table, hands: object, size: int, trump: Card | None = None) -> dict[int, list[Card]]:
+        """Dealt hands, when the table gives them, `size` cards each, no card more often than the deck holds it
+        (with the trump card turned up)."""
+        parsed = read_hands(state, hands, size, lambda text: self.read_card(state, text, "hands"))
+        counts = Counter(card for cards in parsed.values() for card in cards)
+        if trump:
+            counts[trump] += 1
+        copies = self.copies(state.options)
+        over = [card for card, count in counts.items() if count > copies[card]]
+        if over:
+            raise self.dealt_too_often(over, counts, copies)
+        return parsed
+
+    def dealt_too_often(self, over: list[Card], counts: Counter, copies: Counter) -> InvalidInput:
+        """The refusal of hands that show cards more often than the deck holds them."""
+        card = over[0]
+        return InvalidInput("impossible_hands", f"The hands hold {counts[card]} × {card}; the deck has {copies[card]}.",
+                            {"card": str(card)})
+
+    # --- deals ---------------------------------------------------------------------------------
+    def current_deal(self, state: Table) -> Any:
+        """The deal being played; `no_deal` between deals."""
+        deal = state.deal
+        if deal is None or deal.over:
+            raise Rejected("no_deal", f"No {self.deal_word} is being played: log the deal first.", details={})
+        return deal
+
+    def decide_deal(self, state: Table, command: dict, lot: Lot | None, force: bool) -> Decision:
+        """A new deal, once the last one is over: its dealer (`choose_dealer`) and what the game records of the
+        cards (`deal_fields`; a card the game needs named before the dealer, `turned_up`)."""
+        if state.deal is not None and not state.deal.over:
+            raise Rejected("deal_in_progress", f"{self.deal_word.capitalize()} {state.deal.number} is still being "
+                           "played.", details={"deal": state.deal.number})
+        trump = self.turned_up(state, command)
+        dealer, warnings = self.choose_dealer(state, command, lot, force)
+        event = {"type": "deal", "dealer": dealer, **self.deal_fields(state, command, trump)}
+        if warnings:
+            event["force"] = True
+        return Decision(event, tuple(warnings))
+
+    def turned_up(self, state: Table, command: dict) -> Card | None:
+        """The card turned up at the deal, where it must be named before anything else is read."""
+        return None
+
+    def deal_fields(self, state: Table, command: dict, trump: Card | None) -> dict:
+        """What a deal event records besides its dealer: the hands given, and the game's own."""
+        raise NotImplementedError
+
+    def evolve_deal(self, state: Table, event: dict) -> None:
+        hands = {int(seat): [self.card(text) for text in cards] for seat, cards in event.get("hands", {}).items()}
+        state.deals_played += 1
+        state.last_dealer = event["dealer"]
+        state.deal = self.new_deal(state, event, hands)
+
+    def new_deal(self, state: Table, event: dict, hands: dict[int, list[Card]]) -> Any:
+        """The deal `event` starts, number `state.deals_played`, with the hands entered."""
+        raise NotImplementedError
 
     def evolve_end(self, state: Table, event: dict) -> None:
         end_match(state)
@@ -298,7 +310,23 @@ class Game:
         """Why the rule names the dealer, as details: `case` and the seat it turns on."""
         return {"case": "clockwise", "last_dealer": state.last_dealer}
 
+    # --- views ---------------------------------------------------------------------------------
     def expected(self, state: Table) -> dict | None:
+        """Who must do what next: a deal between deals, else the game's `expected_in_deal`."""
+        if state.finished:
+            return None
+        deal = state.deal
+        if deal is None or deal.over:
+            return self.expected_deal(state)
+        return self.expected_in_deal(state, deal)
+
+    def expected_deal(self, state: Table) -> dict:
+        number = state.deals_played + 1
+        sizes = self.hand_sizes(state.options, len(state.names))
+        return {"type": "deal", "dealer": self.next_dealer(state), "deal": number,
+                "cards": sizes[min(number, len(sizes)) - 1]}
+
+    def expected_in_deal(self, state: Table, deal: Any) -> dict:
         raise NotImplementedError
 
     def deal_view(self, state: Table) -> dict | None:
@@ -310,7 +338,7 @@ class Game:
     def hands_secret(self, state: Table) -> bool:
         """Whether the hands entered for the current deal are still the table's secret: until every card of
         them is played, which in a game where every dealt card is played is when the deal is over."""
-        raise NotImplementedError
+        return state.deal is not None and not state.deal.over
 
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]] | None:
         """(paid, received) per seat when the game settles otherwise than by the elimination pool."""
@@ -327,12 +355,6 @@ class Game:
 
 # --- helpers for decide() ------------------------------------------------------------------------
 
-def seat_of(state: Table, command: dict, key: str = "seat") -> int:
-    seat = command.get(key)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.names):
-        raise InvalidInput("bad_seat", f"{key} must be a seat number from 0 to {len(state.names) - 1}.",
-                           {key: seat})
-    return seat
 
 
 def read_hands(state: Table, hands: object, size: int, read_card: Callable[[object], Card]) -> dict[int, list[Card]]:
@@ -384,51 +406,4 @@ def let_stand(event: dict, deal: int | None, trick: int | None) -> list[Finding]
     if not illegal:
         return []
     return [Finding(event["seq"], event["seat"], illegal["code"], illegal["message"], event["seq"], deal, trick,
-                    dict(illegal.get("details", {})))]
-
-
-def check_seat_in(state: Table, seat: int) -> None:
-    if state.out[seat]:
-        raise Rejected("player_out", f"{state.names[seat]} is out of the match.", seat=seat, details={})
-
-
-def check_playing(state: Table) -> None:
-    if state.finished:
-        raise Rejected("match_finished", "The match is over.", details={})
-
-
-def end_match(state: Table) -> None:
-    """The players end the match now: those still in share the places that are left."""
-    state.final = [state.seats_in()]
-    state.finished = True
-
-
-def groups_by(seats: Iterable[int], figure: Callable[[int], int], most_first: bool = False) -> list[list[int]]:
-    """`seats` in groups of equal `figure`, the fewest first (the most, with `most_first`): the best group first."""
-    seats = sorted(seats)
-    values = sorted({figure(seat) for seat in seats}, reverse=most_first)
-    return [[seat for seat in seats if figure(seat) == value] for value in values]
-
-
-def eliminate(state: Table, seats: list[int], all_out: Callable[[int], int] | None = None) -> None:
-    """`seats` go out together (ex aequo); the match finishes when at most one player is left.
-
-    When they are everyone still in, they all share the places that are left, the winner's included; or,
-    given `all_out(seat)` (a total, the points of the deal), they take those places in its order, the
-    fewest first, equal figures sharing.
-    """
-    if not seats:
-        return
-    seats = sorted(seats)
-    everyone = len(seats) == len(state.seats_in())
-    for seat in seats:
-        state.out[seat] = True
-    if everyone:
-        state.final = groups_by(seats, all_out) if all_out else [seats]
-        state.finished = True
-        return
-    state.eliminated.append(seats)
-    left = state.seats_in()
-    if len(left) == 1:
-        state.final = [left]
-        state.finished = True
+                    dict(illegal["details"]))]

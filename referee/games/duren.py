@@ -37,16 +37,17 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from ..cards import Card, deck, parse_card
+from ..cards import SUIT_NAMES, Card, deck
 from ..verdicts import InvalidInput, Rejected
-from .base import Decision, Game, Lot, Option, Table, end_match, groups_by, judged, let_stand, read_hands, seat_of
-from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal, DurenTable
+from .base import Decision, Game, judged, let_stand
+from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal
 from .duren_shapes import EVENT_SCHEMAS, SCHEMAS
+from .options import Option
+from .table import Table, by_points, end_match, seat_of
 
 ATTACK_SIZES = (1, 3, 5)
 PAIRS_NEEDED = {1: 0, 3: 1, 5: 2}
 NINE = "9"
-SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 
 
 def beats(card: Card, other: Card, trump: str) -> bool:
@@ -70,6 +71,7 @@ class Duren(Game):
     min_players = 2
     max_players = 2
     suited = True
+    rank_order = RANK_ORDER
     keypad = "attack_beat"
     example = {
         "summary": "Dureń: Bartek attacks with a pair and a jack; Ala defends",
@@ -88,62 +90,40 @@ class Duren(Game):
     schemas = SCHEMAS
     event_schemas = EVENT_SCHEMAS
 
-    def ranks(self, options: dict) -> list[str]:
-        return list(dict.fromkeys(card.rank for card in deck(options["deck"])))
+    def deck_size(self, options: dict) -> int:
+        return options["deck"]
 
     def hand_sizes(self, options: dict, players: int) -> list[int]:
         return [HAND_SIZE]
 
     # --- the fold ------------------------------------------------------------------------------
-    def new_state(self, names: list[str], options: dict) -> DurenTable:
-        n = len(names)
-        return DurenTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n)
-
-    def acting(self, state: DurenTable, command: dict) -> tuple[DurenDeal, int]:
+    def acting(self, state: Table, command: dict) -> tuple[DurenDeal, int]:
         """The deal being played and the seat that acts in it."""
-        deal = state.deal
-        if deal is None or deal.over:
-            raise Rejected("no_deal", "No deal is being played: log the deal first.", details={})
-        return deal, seat_of(state, command)
+        return self.current_deal(state), seat_of(state, command)
 
-    def evolve_end(self, state: DurenTable, event: dict) -> None:
+    def evolve_end(self, state: Table, event: dict) -> None:
         end_match(state)
         state.final = self.ranking(state)
 
-    def evolve_exchange(self, state: DurenTable, event: dict) -> None:
+    def evolve_exchange(self, state: Table, event: dict) -> None:
         state.deal.exchange_nine(event["seat"], self.card(event["nine"]))
         self.note_illegal(state, event)
 
-    def evolve_attack(self, state: DurenTable, event: dict) -> None:
+    def evolve_attack(self, state: Table, event: dict) -> None:
         state.deal.attack(event["seat"], [self.card(text) for text in event["cards"]], event["seq"])
         self.note_illegal(state, event)
 
-    def evolve_defend(self, state: DurenTable, event: dict) -> None:
+    def evolve_defend(self, state: Table, event: dict) -> None:
         pairs = [(self.card(beat["card"]), self.card(beat["with"])) for beat in event["beats"]]
         state.deal.defend(pairs)
         self.note_illegal(state, event)
         self.score_if_over(state, state.deal)
 
-    def note_illegal(self, state: DurenTable, event: dict) -> None:
+    def note_illegal(self, state: Table, event: dict) -> None:
         state.findings.extend(let_stand(event, state.deal.number, state.deal.round_number or None))
 
     # --- cards ---------------------------------------------------------------------------------
-    def card(self, text: str) -> Card:
-        return parse_card(text, suited=True)
-
-    def deck_cards(self, options: dict) -> frozenset[Card]:
-        return frozenset(deck(options["deck"]))
-
-    def read_card(self, state: DurenTable, text: object, field: str) -> Card:
-        card = parse_card(text, suited=True)
-        if card not in self.deck_cards(state.options):
-            size = state.options["deck"]
-            lowest = deck(size)[0].rank
-            raise InvalidInput("card_not_in_deck", f"{card} is not in the {size}-card deck ({lowest} to ace).",
-                               {field: text})
-        return card
-
-    def read_cards(self, state: DurenTable, texts: object, field: str) -> list[Card]:
+    def read_cards(self, state: Table, texts: object, field: str) -> list[Card]:
         if not isinstance(texts, list) or not texts:
             raise InvalidInput("bad_cards", f"{field} is a non-empty list of cards, like [\"9S\", \"9H\", \"JD\"].")
         cards = [self.read_card(state, text, field) for text in texts]
@@ -153,7 +133,7 @@ class Duren(Game):
         return cards
 
     # --- deal ----------------------------------------------------------------------------------
-    def dealer_rule(self, state: DurenTable) -> tuple[int, str] | None:
+    def dealer_rule(self, state: Table) -> tuple[int, str] | None:
         """The loser of the last deal deals; after a draw, whoever did not deal it. The first deal is free."""
         deal = state.deal
         if deal is None:
@@ -163,49 +143,35 @@ class Duren(Game):
             return loser, f"{state.names[loser]} lost the last deal"
         return 1 - deal.dealer, f"the last deal was a draw and {state.names[deal.dealer]} dealt it"
 
-    def dealer_reason(self, state: DurenTable) -> dict:
+    def dealer_reason(self, state: Table) -> dict:
         deal = state.deal
         loser = deal.result.get("loser") if deal.result else None
         if loser is not None:
             return {"case": "loser", "loser": loser}
         return {"case": "draw", "last_dealer": deal.dealer}
 
-    def decide_deal(self, state: DurenTable, command: dict, lot: Lot | None, force: bool) -> Decision:
-        if state.deal is not None and not state.deal.over:
-            raise Rejected("deal_in_progress", f"Deal {state.deal.number} is still being played.",
-                           details={"deal": state.deal.number})
+    def turned_up(self, state: Table, command: dict) -> Card:
         if command.get("trump") is None:
             raise InvalidInput("trump_required", "Name the card turned face up, as in 9S: its suit is trump.")
-        trump = self.read_card(state, command["trump"], "trump")
-        dealer, warnings = self.choose_dealer(state, command, lot, force)
-        event = {"type": "deal", "dealer": dealer, "trump": str(trump)}
-        hands = self.read_hands(state, command.get("hands"), trump)
+        return self.read_card(state, command["trump"], "trump")
+
+    def deal_fields(self, state: Table, command: dict, trump: Card) -> dict:
+        hands = self.read_dealt(state, command.get("hands"), HAND_SIZE, trump)
+        fields = {"trump": str(trump)}
         if hands:
-            event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
-        if warnings:
-            event["force"] = True
-        return Decision(event, tuple(warnings))
+            fields["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
+        return fields
 
-    def read_hands(self, state: DurenTable, hands: object, trump: Card) -> dict[int, list[Card]]:
-        """Dealt hands, when the table gives them (any of the two): five cards each, none seen twice."""
-        parsed = read_hands(state, hands, HAND_SIZE, lambda text: self.read_card(state, text, "hands"))
-        counts = Counter(card for cards in parsed.values() for card in cards)
-        counts[trump] += 1
-        twice = [card for card, count in counts.items() if count > 1]
-        if twice:
-            raise InvalidInput("bad_hands", f"{twice[0]} is dealt twice (the hands and the face-up card).",
-                               {"card": str(twice[0])})
-        return parsed
+    def dealt_too_often(self, over: list[Card], counts: Counter, copies: Counter) -> InvalidInput:
+        return InvalidInput("bad_hands", f"{over[0]} is dealt twice (the hands and the face-up card).",
+                            {"card": str(over[0])})
 
-    def evolve_deal(self, state: DurenTable, event: dict) -> None:
-        hands = {int(seat): [self.card(text) for text in cards] for seat, cards in event.get("hands", {}).items()}
-        state.deals_played += 1
-        state.last_dealer = event["dealer"]
-        state.deal = DurenDeal.dealt(state.deals_played, event["dealer"], self.card(event["trump"]),
-                                     self.deck_cards(state.options), hands, state.names)
+    def new_deal(self, state: Table, event: dict, hands: dict[int, list[Card]]) -> DurenDeal:
+        return DurenDeal.dealt(state.deals_played, event["dealer"], self.card(event["trump"]),
+                               frozenset(deck(state.options["deck"])), hands, state.names)
 
     # --- exchange ------------------------------------------------------------------------------
-    def decide_exchange(self, state: DurenTable, command: dict, force: bool) -> Decision:
+    def decide_exchange(self, state: Table, command: dict, force: bool) -> Decision:
         deal, seat = self.acting(state, command)
         name = state.names[seat]
         nine = Card(NINE, deal.trump_suit)
@@ -225,7 +191,7 @@ class Duren(Game):
         return judged(event, breaks, force, seat)
 
     # --- attack --------------------------------------------------------------------------------
-    def decide_attack(self, state: DurenTable, command: dict, force: bool) -> Decision:
+    def decide_attack(self, state: Table, command: dict, force: bool) -> Decision:
         deal, seat = self.acting(state, command)
         names = state.names
         turn = deal.turn()
@@ -240,7 +206,7 @@ class Duren(Game):
         event = {"type": "attack", "seat": seat, "cards": [str(card) for card in cards]}
         return judged(event, self.attack_breaks(state, deal, seat, cards), force, seat)
 
-    def attack_breaks(self, state: DurenTable, deal: DurenDeal, seat: int, cards: list[Card]) -> list[tuple[str, str]]:
+    def attack_breaks(self, state: Table, deal: DurenDeal, seat: int, cards: list[Card]) -> list[tuple[str, str]]:
         name, other = state.names[seat], state.names[1 - seat]
         size = len(cards)
         shown = " ".join(map(str, cards))
@@ -264,7 +230,7 @@ class Duren(Game):
         return breaks
 
     # --- defence -------------------------------------------------------------------------------
-    def decide_defend(self, state: DurenTable, command: dict, force: bool) -> Decision:
+    def decide_defend(self, state: Table, command: dict, force: bool) -> Decision:
         deal, seat = self.acting(state, command)
         names = state.names
         if not deal.awaiting_defence:
@@ -291,7 +257,7 @@ class Duren(Game):
         return code, f"{other} does not beat {card}: only a higher {suit} or a trump ({trumps}) does.", {
             **details, "suit": card.suit}
 
-    def read_beats(self, state: DurenTable, deal: DurenDeal, beats_given: object) -> list[tuple[Card, Card]]:
+    def read_beats(self, state: Table, deal: DurenDeal, beats_given: object) -> list[tuple[Card, Card]]:
         example = "[{\"card\": \"9S\", \"with\": \"10S\"}]"
         if not isinstance(beats_given, list):
             raise InvalidInput("bad_beats", f"beats is a list like {example}; an empty list takes every card.")
@@ -312,7 +278,7 @@ class Duren(Game):
         return pairs
 
     # --- shared --------------------------------------------------------------------------------
-    def score_if_over(self, state: DurenTable, deal: DurenDeal) -> None:
+    def score_if_over(self, state: Table, deal: DurenDeal) -> None:
         if not deal.over:
             return
         winner = deal.result["winner"]
@@ -329,15 +295,9 @@ class Duren(Game):
 
     def ranking(self, state: Table) -> list[list[int]]:
         """By series points, most first; equal points share their places."""
-        return groups_by(state.seats, lambda seat: state.scores[seat], most_first=True)
+        return by_points(state)
 
-    def expected(self, state: DurenTable) -> dict | None:
-        if state.finished:
-            return None
-        deal = state.deal
-        if deal is None or deal.over:
-            return {"type": "deal", "dealer": self.next_dealer(state), "deal": state.deals_played + 1,
-                    "cards": HAND_SIZE}
+    def expected_in_deal(self, state: Table, deal: DurenDeal) -> dict:
         if deal.awaiting_defence:
             return {"type": "defend", "seat": deal.defender, "deal": deal.number, "round": deal.round_number,
                     "cards": [str(card) for card in deal.pending.attack], "trump": deal.trump_suit}
@@ -354,15 +314,15 @@ class Duren(Game):
         seats = [seat for seat in (0, 1) if deal.may_hold(seat, nine)]
         return {"nine": str(nine), "face_up": str(deal.face_up), "seats": seats} if seats else None
 
-    def hands_secret(self, state: DurenTable) -> bool:
+    def hands_secret(self, state: Table) -> bool:
         """Always, once dealt: the loser of a deal never plays their last cards."""
         return state.deal is not None
 
-    def deal_view(self, state: DurenTable) -> dict | None:
+    def deal_view(self, state: Table) -> dict | None:
         deal = state.deal
         return None if deal is None else deal.view()
 
-    def player_view(self, state: DurenTable, seat: int) -> dict:
+    def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal
         hand = deal.hands[seat] if deal is not None and not deal.over else None
         return {"points": state.scores[seat], "hand_size": hand}

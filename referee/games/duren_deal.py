@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import SUITS, Card
+from ..cards import Card, listed, show
 from ..verdicts import Rejected
-from .base import Table
 
 HAND_SIZE = 5
 RANK_ORDER = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -25,19 +24,6 @@ SWAPPED = "swapped the nine of trumps for it"
 LAST_UNSEEN = "must hold every card not yet seen"
 HOW = {PICKED_UP: "picked_up", DREW_FACE_UP: "drew_face_up", SWAPPED: "swapped"}  # the words' cases
 SECRET = (DEALT, LAST_UNSEEN)  # known from an entered hand: the table's secret, never named in a verdict
-
-
-def card_key(card: Card) -> tuple[int, int]:
-    return SUITS.index(card.suit), RANK_ORDER.index(card.rank)
-
-
-def show(cards) -> str:
-    """Cards as people read them, by suit and rank."""
-    return " ".join(str(card) for card in sorted(cards, key=card_key))
-
-
-def listed(cards) -> list[str]:
-    return [str(card) for card in sorted(cards, key=card_key)]
 
 
 @dataclass
@@ -270,8 +256,3 @@ class DurenDeal:
             "over": self.over,
             "result": dict(self.result) if self.result else None,
         }
-
-
-@dataclass
-class DurenTable(Table):
-    deal: DurenDeal | None = None

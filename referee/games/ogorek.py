@@ -10,10 +10,11 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from ..cards import RANKS
 from ..verdicts import InvalidInput
-from .base import Decision, Option, check_seat_in, eliminate, seat_of
-from .climbing import ClimbDeal, ClimbingGame, ClimbTable
+from .base import Decision
+from .climbing import ClimbDeal, ClimbingGame
+from .options import Option
+from .table import Table, check_seat_in, eliminate, seat_of
 
 PENALTY_VALUES = {"J": 11, "Q": 12, "K": 13}
 MAX_PENALTY_POINTS = 1000
@@ -34,7 +35,6 @@ class Ogorek(ClimbingGame):
     min_players = 2
     max_players = 8
     hand_size = 6
-    rank_order = RANKS
     example = {
         "summary": ("Ogórek, as the scorer (with the key) reads it: W's hand is known; W led K, N played 2, "
                     "E must reach K"),
@@ -114,18 +114,18 @@ class Ogorek(ClimbingGame):
     def chart(self, options: dict) -> dict:
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}
 
-    def evolve_end(self, state: ClimbTable, event: dict) -> None:
+    def evolve_end(self, state: Table, event: dict) -> None:
         # penalties given during an unfinished deal still count: over the limit is out before the end
         self.eliminate_over_limit(state, state.seats_in())
         if not state.finished:
             super().evolve_end(state, event)
 
-    def eliminate_over_limit(self, state: ClimbTable, seats: list[int]) -> None:
+    def eliminate_over_limit(self, state: Table, seats: list[int]) -> None:
         limit = state.options["limit"]
         eliminate(state, [seat for seat in seats if state.scores[seat] > limit], self.all_out_rule(state))
 
     # --- penalties -----------------------------------------------------------------------------
-    def decide_penalty(self, state: ClimbTable, command: dict, force: bool) -> Decision:
+    def decide_penalty(self, state: Table, command: dict, force: bool) -> Decision:
         seat = seat_of(state, command)
         check_seat_in(state, seat)
         points = command.get("points", state.options["cut_penalty"])
@@ -143,7 +143,7 @@ class Ogorek(ClimbingGame):
             event["reason"] = reason.strip()  # only when given: the points alone say nothing of why
         return Decision(event)
 
-    def evolve_penalty(self, state: ClimbTable, event: dict) -> None:
+    def evolve_penalty(self, state: Table, event: dict) -> None:
         seat = event["seat"]
         state.scores[seat] += event["points"]
         deal = state.deal
@@ -152,10 +152,8 @@ class Ogorek(ClimbingGame):
             self.eliminate_over_limit(state, [seat])
 
     # --- end of a deal -------------------------------------------------------------------------
-    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
-        last = deal.trick.plays
-        top = max(self.strength(play.card) for play in last)
-        losers = [play for play in last if self.strength(play.card) == top]
+    def score_deal(self, state: Table, deal: ClimbDeal) -> None:
+        losers = self.highest_last(deal)
         ace_penalty = state.options["ace_penalty"]
         for play in losers:
             state.scores[play.seat] += penalty_value(play.card.rank, ace_penalty)
@@ -166,11 +164,11 @@ class Ogorek(ClimbingGame):
         }
         self.eliminate_over_limit(state, deal.seats)
 
-    def all_out_rule(self, state: ClimbTable) -> Callable[[int], int] | None:
+    def all_out_rule(self, state: Table) -> Callable[[int], int] | None:
         """Everyone still in out in the same deal: they share the places left, or take them by their totals."""
         return None if state.options["all_out"] == "share" else lambda seat: state.scores[seat]
 
-    def player_view(self, state: ClimbTable, seat: int) -> dict:
+    def player_view(self, state: Table, seat: int) -> dict:
         return {"minus_points": state.scores[seat]}
 
 

@@ -17,8 +17,9 @@ history keeps each deal's points and the lives after it.
 from __future__ import annotations
 
 from ..cards import JOKER, RANKS, Card
-from .base import Option, eliminate
-from .climbing import ClimbDeal, ClimbingGame, ClimbTable, Trick
+from .climbing import ClimbDeal, ClimbingGame, Trick
+from .options import Option
+from .table import Table, eliminate
 
 RANK_ORDER = ("A",) + tuple(rank for rank in RANKS if rank != "A") + (JOKER,)
 CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14, JOKER: 15}
@@ -143,19 +144,17 @@ class Ogurets(ClimbingGame):
         return JOKER if options["jokers"] else "K"
 
     # --- the fold ------------------------------------------------------------------------------
-    def new_state(self, names: list[str], options: dict) -> ClimbTable:
-        state = super().new_state(names, options)
-        state.lives = [options["lives"]] * len(names)
-        return state
+    def starting_lives(self, options: dict) -> int:
+        return options["lives"]
 
-    def evolve_deal(self, state: ClimbTable, event: dict) -> None:
-        super().evolve_deal(state, event)
-        state.scores = [0] * len(state.names)
+    def new_deal(self, state: Table, event: dict, hands: dict[int, list[Card]]) -> ClimbDeal:
+        state.scores = [0] * len(state.names)  # a player's score is the points taken in this deal
+        return super().new_deal(state, event, hands)
 
-    def take_trick(self, state: ClimbTable, deal: ClimbDeal, trick: Trick, taker: int) -> None:
-        state.scores[taker] += trick_points(trick)
+    def take_trick(self, state: Table, deal: ClimbDeal, trick: Trick) -> None:
+        state.scores[trick.winner] += trick_points(trick)
 
-    def score_deal(self, state: ClimbTable, deal: ClimbDeal) -> None:
+    def score_deal(self, state: Table, deal: ClimbDeal) -> None:
         threshold = state.options["threshold"]
         losing = [seat for seat in deal.seats if state.scores[seat] >= threshold]
         for seat in losing:
@@ -173,25 +172,22 @@ class Ogurets(ClimbingGame):
         """The complete tricks each player of the deal has taken, in order."""
         tricks: dict[int, list[Trick]] = {seat: [] for seat in deal.seats}
         for trick in deal.tricks:
-            if len(trick.plays) == len(deal.seats):
-                tricks[self.top_play(trick).seat].append(trick)
+            if trick.winner is not None:
+                tricks[trick.winner].append(trick)
         return tricks
 
-    def deal_view(self, state: ClimbTable) -> dict | None:
-        view = super().deal_view(state)
-        if view is None:
-            return None
-        view["taken"] = {
+    def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
+        taken = {
             str(seat): {
                 "tricks": [trick.number for trick in tricks],
                 "cards": [str(play.card) for trick in tricks for play in trick.plays],
                 "points": sum(trick_points(trick) for trick in tricks),
             }
-            for seat, tricks in self.taken(state.deal).items()
+            for seat, tricks in self.taken(deal).items()
         }
-        return view
+        return {**super().deal_details(state, deal), "taken": taken}
 
-    def player_view(self, state: ClimbTable, seat: int) -> dict:
+    def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal
         tricks = len(self.taken(deal).get(seat, ())) if deal is not None else 0
         return {"points": state.scores[seat], "tricks_taken": tricks}

@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import JOKER, RANKS, Card, CardError, parse_card
-from ..knowledge import Knowledge
+from ..cards import Card, CardError, card_order
+from ..knowledge import Claim, Knowledge
 from ..verdicts import InvalidInput, Rejected
-from .base import Decision, Game, Lot, Option, Table, groups_by, judged, let_stand, read_hands, seat_of
+from .base import Decision, judged, let_stand
 from .oh_hell_shapes import EVENT_SCHEMAS, SCHEMAS
-from .tricks import Play, Trick, broken_rule, card_order, discard_claim, legal_cards, trick_winner
+from .options import Option
+from .table import Table, by_points, seat_of
+from .tricks import Trick, TrickDeal, TrickGame, broken_rule, discard_claim, legal_cards, trick_winner
 
 DECK_SIZE = 52
 HANDS_BY_PLAYERS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -57,52 +59,34 @@ def points(bid: int, taken: int, size: int, options: dict) -> int:
     return EXACT_BID_POINTS + taken
 
 
-def by_total(state: Table) -> list[list[int]]:
-    """The places by total, highest first; equal totals share their places (RULES.md §4, Winner and Money)."""
-    return groups_by(state.seats, lambda seat: state.scores[seat], most_first=True)
+@dataclass(kw_only=True)
+class OhHellDeal(TrickDeal):
+    """One hand: its trump, the bids, the tricks each player took, the cards played."""
 
-
-@dataclass
-class OhHellDeal:
-    """One hand: its size, players (clockwise from the dealer's left), trump, bids, tricks, what is known."""
-
-    number: int
-    size: int
-    dealer: int
-    seats: list[int]
     trump_card: Card | None
     bids: list[int | None]
     taken: list[int]
-    tricks: list[Trick]
     played: dict[Card, int] = field(default_factory=dict)  # card -> the trick it was played in
-    knowledge: Knowledge = field(default_factory=Knowledge)
-    over: bool = False
     result: list[dict] | None = None
 
     @property
     def trump(self) -> str | None:
         return self.trump_card.suit if self.trump_card else None
 
-    @property
-    def trick(self) -> Trick:
-        return self.tricks[-1]
-
     def waiting_bids(self) -> list[int]:
         """Seats still to bid, in bidding order."""
         return [seat for seat in self.seats if self.bids[seat] is None]
 
-    def play_turn(self) -> int:
-        trick = self.trick
-        return self.seats[(self.seats.index(trick.lead) + len(trick.plays)) % len(self.seats)]
+    def note(self, card: Card) -> None:
+        self.played[card] = self.trick.number
 
 
 @dataclass
 class OhHellTable(Table):
     sizes: list[int] = field(default_factory=list)
-    deal: OhHellDeal | None = None
 
 
-class OhHell(Game):
+class OhHell(TrickGame):
     name = "oh_hell"
     title = "Oh Hell"
     description = ("Hands of 1 card, 2 cards, and so on; bid the number of tricks you will take, follow suit, "
@@ -110,6 +94,8 @@ class OhHell(Game):
     min_players = 3
     max_players = 7
     suited = True
+    deal_word = "hand"
+    table = OhHellTable
     trick = "follow"
     example = {
         "summary": "Oh Hell with the hook: Ann, the dealer, bids last and may not bid 0",
@@ -138,9 +124,6 @@ class OhHell(Game):
     schemas = SCHEMAS
     event_schemas = EVENT_SCHEMAS
 
-    def ranks(self, options: dict) -> list[str]:
-        return list(RANKS)
-
     def hand_sizes(self, options: dict, players: int) -> list[int]:
         return hand_sizes(options["sequence"], players)
 
@@ -159,36 +142,30 @@ class OhHell(Game):
 
     # --- the fold ------------------------------------------------------------------------------
     def new_state(self, names: list[str], options: dict) -> OhHellTable:
-        n = len(names)
-        return OhHellTable(names=list(names), options=options, scores=[0] * n, lives=[None] * n, out=[False] * n,
-                           sizes=hand_sizes(options["sequence"], n))
+        state = super().new_state(names, options)
+        state.sizes = hand_sizes(options["sequence"], len(names))
+        return state
 
     def evolve_end(self, state: OhHellTable, event: dict) -> None:
         self.finish(state)
 
     def finish(self, state: OhHellTable) -> None:
-        state.final = by_total(state)
+        state.final = by_points(state)
         state.finished = True
 
     def ranking(self, state: OhHellTable) -> list[list[int]]:
-        return list(state.final) if state.finished else by_total(state)
+        """By total, highest first; equal totals share their places (RULES.md §4, Winner and Money)."""
+        return list(state.final) if state.finished else by_points(state)
 
     # --- deal ----------------------------------------------------------------------------------
-    def decide_deal(self, state: OhHellTable, command: dict, lot: Lot | None, force: bool) -> Decision:
-        if state.deal is not None and not state.deal.over:
-            raise Rejected("deal_in_progress", f"Hand {state.deal.number} is still being played.",
-                           details={"deal": state.deal.number})
-        dealer, warnings = self.choose_dealer(state, command, lot, force)
+    def deal_fields(self, state: OhHellTable, command: dict, trump: Card | None) -> dict:
         number = state.deals_played + 1
-        size = state.sizes[number - 1]
         trump = self.parse_trump(state, command.get("trump"), number)
-        hands = self.parse_hands(state, command.get("hands"), size, trump)
-        event = {"type": "deal", "dealer": dealer, "trump": str(trump) if trump else None}
+        hands = self.read_dealt(state, command.get("hands"), state.sizes[number - 1], trump)
+        fields = {"trump": str(trump) if trump else None}
         if hands:
-            event["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
-        if warnings:
-            event["force"] = True
-        return Decision(event, tuple(warnings))
+            fields["hands"] = {str(seat): [str(card) for card in cards] for seat, cards in sorted(hands.items())}
+        return fields
 
     def parse_trump(self, state: OhHellTable, given: object, number: int) -> Card | None:
         size = state.sizes[number - 1]
@@ -202,45 +179,23 @@ class OhHell(Game):
         if given is None:
             raise InvalidInput("trump_required", f"Hand {number} needs the trump card the dealer turned up, "
                                "like \"trump\": \"9S\".")
-        return self.read_card(given)
+        return self.read_card(state, given)
 
-    def read_card(self, text: object) -> Card:
-        """A card of the 52-card deck, in the API's notation."""
-        card = parse_card(text, suited=True)
-        if card.rank == JOKER:
-            raise CardError("Oh Hell is played without jokers.")
-        return card
+    def not_in_deck(self, state: OhHellTable, card: Card, text: object, field: str) -> InvalidInput:
+        return CardError("Oh Hell is played without jokers.")
 
-    def parse_hands(self, state: OhHellTable, hands: object, size: int, trump: Card | None) -> dict[int, list[Card]]:
-        parsed = read_hands(state, hands, size, self.read_card)
-        counts = Counter(card for cards in parsed.values() for card in cards)
-        if trump:
-            counts[trump] += 1
-        twice = sorted((card for card, count in counts.items() if count > 1), key=card_order)
-        if twice:
-            raise InvalidInput("impossible_hands", f"The deck has one {twice[0]}; the hands and the trump card "
-                               f"show it {counts[twice[0]]} times.", {"card": str(twice[0])})
-        return parsed
+    def dealt_too_often(self, over: list[Card], counts: Counter, copies: Counter) -> InvalidInput:
+        card = min(over, key=card_order)
+        return InvalidInput("impossible_hands", f"The deck has one {card}; the hands and the trump card show it "
+                            f"{counts[card]} times.", {"card": str(card)})
 
-    def evolve_deal(self, state: OhHellTable, event: dict) -> None:
-        number = state.deals_played + 1
-        dealer = event["dealer"]
-        n = len(state.names)
+    def new_deal(self, state: OhHellTable, event: dict, hands: dict[int, list[Card]]) -> OhHellDeal:
+        number, dealer, n = state.deals_played, event["dealer"], len(state.names)
         seats = [(dealer + step) % n for step in range(1, n + 1)]
-        trump = parse_card(event["trump"], suited=True) if event.get("trump") else None
-        hands = {int(seat): Counter(parse_card(card, suited=True) for card in cards)
-                 for seat, cards in event.get("hands", {}).items()}
-        state.deals_played = number
-        state.last_dealer = dealer
-        state.deal = OhHellDeal(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats,
-                                trump_card=trump, bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
-                                knowledge=Knowledge(hands=hands))
-
-    def current_deal(self, state: OhHellTable) -> OhHellDeal:
-        deal = state.deal
-        if deal is None or deal.over:
-            raise Rejected("no_deal", "No hand is being played: log the deal first.", details={})
-        return deal
+        trump = self.card(event["trump"]) if event.get("trump") else None
+        return OhHellDeal(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats, trump_card=trump,
+                          bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
+                          knowledge=Knowledge(hands={seat: Counter(cards) for seat, cards in hands.items()}))
 
     # --- bids ----------------------------------------------------------------------------------
     def forbidden_bid(self, state: OhHellTable, deal: OhHellDeal, seat: int) -> int | None:
@@ -283,19 +238,15 @@ class OhHell(Game):
         state.findings.extend(let_stand(event, deal.number, None))
 
     # --- play ----------------------------------------------------------------------------------
-    def decide_play(self, state: OhHellTable, command: dict, force: bool) -> Decision:
-        deal = self.current_deal(state)
-        seat = seat_of(state, command)
-        card = self.read_card(command.get("card"))
-        names = state.names
+    def check_turn(self, state: OhHellTable, deal: OhHellDeal, seat: int) -> None:
         waiting = deal.waiting_bids()
         if waiting:
             raise Rejected("bids_missing", f"Play begins when every bid is in; still to bid: "
-                           f"{', '.join(names[s] for s in waiting)}.", seat=seat, details={"seats": waiting})
-        turn = deal.play_turn()
-        if seat != turn:
-            raise Rejected("not_your_turn", f"It is {names[turn]}'s turn, not {names[seat]}'s.", seat=seat,
-                           details={"turn": turn})
+                           f"{', '.join(state.names[s] for s in waiting)}.", seat=seat, details={"seats": waiting})
+        super().check_turn(state, deal, seat)
+
+    def check_unplayed(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card) -> None:
+        names = state.names
         if card == deal.trump_card:
             raise Rejected("trump_card_on_table", f"{card} is the turned-up trump card: it lies on the table, "
                            "in no one's hand.", seat=seat, details={"card": str(card)})
@@ -308,77 +259,55 @@ class OhHell(Game):
         if holder is not None:
             raise Rejected("card_in_other_hand", f"{card} was dealt to {names[holder]}, not {names[seat]}.",
                            seat=seat, details={"card": str(card), "holder": holder, "case": "entered"})
-        illegal = self.judge(state, deal, seat, card)
-        return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
-    def judge(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card) -> tuple[str, str] | None:
-        """With the player's hand known: the rule the card breaks, or None. Blind: always None."""
-        if not deal.knowledge.knows_hand(seat):
-            return None
-        return broken_rule(state.names[seat], deal.knowledge.hand(seat), card, deal.trick.led, deal.trump,
-                           state.options["must_trump"])
+    def broken_rule(self, state: OhHellTable, deal: OhHellDeal, name: str, hand: Counter,
+                    card: Card) -> tuple[str, str, dict] | None:
+        return broken_rule(name, hand, card, deal.trick.led, deal.trump, state.options["must_trump"])
 
-    def evolve_play(self, state: OhHellTable, event: dict) -> None:
-        deal = state.deal
-        seat, seq = event["seat"], event["seq"]
-        card = parse_card(event["card"], suited=True)
-        trick = deal.trick
-        findings = deal.knowledge.test(seat, [card], seq) + let_stand(event, deal.number, trick.number)
-        if "illegal" not in event and not deal.knowledge.knows_hand(seat):
-            claim = discard_claim(state.names[seat], seat, seq, card, trick, deal.trump,
-                                  state.options["must_trump"], deal.number, lambda: deal.trick.number)
-            if claim:
-                deal.knowledge.claim(claim)
-        deal.knowledge.remove(seat, card)
-        deal.played[card] = trick.number
-        trick.plays.append(Play(seat, card, seq))
-        state.findings.extend(findings)
-        if len(trick.plays) < len(deal.seats):
-            return
-        trick.winner = trick_winner(trick, deal.trump)
+    def legal(self, state: OhHellTable, deal: OhHellDeal, hand: Counter) -> list[Card]:
+        return legal_cards(hand, deal.trick.led, deal.trump, state.options["must_trump"])
+
+    def claim_of(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card, seq: int) -> Claim | None:
+        return discard_claim(state.names[seat], seat, seq, card, deal.trick, deal.trump,
+                             state.options["must_trump"], deal.number, lambda: deal.trick.number)
+
+    def trick_winner(self, state: OhHellTable, deal: OhHellDeal, trick: Trick) -> int:
+        return trick_winner(trick, deal.trump)
+
+    def take_trick(self, state: OhHellTable, deal: OhHellDeal, trick: Trick) -> None:
         deal.taken[trick.winner] += 1
-        if len(deal.tricks) < deal.size:
-            deal.tricks.append(Trick(trick.number + 1, trick.winner))
-        else:
-            self.score_deal(state, deal)
 
     def score_deal(self, state: OhHellTable, deal: OhHellDeal) -> None:
-        deal.over = True
         deal.result = []
         for seat in sorted(deal.seats):
             bid, taken = deal.bids[seat], deal.taken[seat]
             scored = points(bid, taken, deal.size, state.options)
             state.scores[seat] += scored
             deal.result.append({"seat": seat, "bid": bid, "taken": taken, "points": scored})
-        state.record_history(deal.number, deal.dealer, bids=list(deal.bids), taken=list(deal.taken))
         if deal.number == len(state.sizes):
             self.finish(state)
 
+    def history_of(self, deal: OhHellDeal) -> dict:
+        return {"bids": list(deal.bids), "taken": list(deal.taken)}
+
     # --- views ---------------------------------------------------------------------------------
-    def expected(self, state: OhHellTable) -> dict | None:
-        if state.finished:
-            return None
-        deal = state.deal
-        if deal is None or deal.over:
-            number = state.deals_played + 1
-            dealer = self.next_dealer(state)
-            return {"type": "deal", "dealer": dealer, "deal": number, "cards": state.sizes[number - 1],
-                    "turn_trump": trump_turned(state.options, state.sizes, number, len(state.names))}
+    def expected_deal(self, state: OhHellTable) -> dict:
+        number = state.deals_played + 1
+        return {**super().expected_deal(state),
+                "turn_trump": trump_turned(state.options, state.sizes, number, len(state.names))}
+
+    def expected_in_deal(self, state: OhHellTable, deal: OhHellDeal) -> dict:
         waiting = deal.waiting_bids()
-        if waiting:
-            simultaneous = state.options["simultaneous_bids"]
-            seat = None if simultaneous else waiting[0]
-            forbidden = None if simultaneous else self.forbidden_bid(state, deal, waiting[0])
-            return {"type": "bid", "seat": seat, "seats": waiting, "deal": deal.number,
-                    "allowed": [bid for bid in range(deal.size + 1) if bid != forbidden], "forbidden": forbidden}
-        seat = deal.play_turn()
-        out = {"type": "play", "seat": seat, "deal": deal.number, "trick": deal.trick.number,
-               "led": deal.trick.led, "trump": deal.trump}
-        if deal.knowledge.knows_hand(seat):
-            held = deal.knowledge.hand(seat)
-            out["legal"] = [str(card) for card in legal_cards(held, deal.trick.led, deal.trump,
-                                                               state.options["must_trump"])]
-        return out
+        if not waiting:
+            return super().expected_in_deal(state, deal)
+        simultaneous = state.options["simultaneous_bids"]
+        seat = None if simultaneous else waiting[0]
+        forbidden = None if simultaneous else self.forbidden_bid(state, deal, waiting[0])
+        return {"type": "bid", "seat": seat, "seats": waiting, "deal": deal.number,
+                "allowed": [bid for bid in range(deal.size + 1) if bid != forbidden], "forbidden": forbidden}
+
+    def play_needs(self, state: OhHellTable, deal: OhHellDeal) -> dict:
+        return {"led": deal.trick.led, "trump": deal.trump}
 
     def turn(self, state: OhHellTable, deal: OhHellDeal) -> int | None:
         if deal.over:
@@ -386,38 +315,18 @@ class OhHell(Game):
         waiting = deal.waiting_bids()
         if waiting:
             return None if state.options["simultaneous_bids"] else waiting[0]
-        return deal.play_turn()
+        return deal.turn()
 
-    def hands_secret(self, state: OhHellTable) -> bool:
-        return state.deal is not None and not state.deal.over
-
-    def deal_view(self, state: OhHellTable) -> dict | None:
-        deal = state.deal
-        if deal is None:
-            return None
-        tricks = [{"number": trick.number, "lead": trick.lead, "winner": trick.winner,
-                   "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in trick.plays]}
-                  for trick in deal.tricks]
-        phase = "over" if deal.over else "bidding" if deal.waiting_bids() else "playing"
+    def deal_details(self, state: OhHellTable, deal: OhHellDeal) -> dict:
         return {
-            "number": deal.number,
             "hands": len(state.sizes),
             "cards": deal.size,
-            "dealer": deal.dealer,
-            "seats": list(deal.seats),
             "trump_card": str(deal.trump_card) if deal.trump_card else None,
             "trump": deal.trump,
-            "phase": phase,
+            "phase": "over" if deal.over else "bidding" if deal.waiting_bids() else "playing",
             "bids": list(deal.bids),
             "taken": list(deal.taken),
-            "trick": deal.trick.number,
             "led": deal.trick.led,
-            "table": tricks[-1]["plays"],
-            "tricks": tricks,
-            "turn": self.turn(state, deal),
-            "over": deal.over,
-            "known_hands": sorted(deal.knowledge.hands),
-            "result": deal.result,
         }
 
     def player_view(self, state: OhHellTable, seat: int) -> dict:

@@ -1,6 +1,11 @@
-"""Trick play with suits and trumps: follow suit, the trick's winner, and what a blind discard claims.
+"""Trick play, which Ogórek, Ogurets, Agurk and Oh Hell share; and following suit, with trumps (Oh Hell).
 
-Ace high. A player must follow the suit led if they can; otherwise any card, or, where trumping is
+The player left of the dealer leads the first trick; clockwise, each player adds a card; the trick's taker
+leads the next one, until the deal's cards are played. `TrickGame` runs that; a game says only what is
+legal (`judge`, `legal`), who takes the trick (`trick_winner`), what a blind play claims (`claim_of`) and
+how a deal scores (`score_deal`).
+
+Following suit: a player must follow the suit led if they can; otherwise any card, or, where trumping is
 compulsory, a trump if they hold one. The highest trump takes the trick, or without trumps the highest
 card of the suit led. At a real table the referee does not see the hands: a player who does not follow
 claims to be void in the suit led (and, where trumping is compulsory and they did not trump, to hold no
@@ -10,27 +15,14 @@ trump); a later card of that suit from them proves the claim false.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import RANKS, SUITS, Card
-from ..knowledge import Claim
-
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def strength(card: Card) -> int:
-    """Rank in play, ace high: 2 is 0, A is 12."""
-    return RANKS.index(card.rank)
-
-
-def card_order(card: Card) -> tuple[int, int]:
-    """Sorting order of a hand: by suit (S H D C), then rank, lowest first."""
-    return SUITS.index(card.suit), strength(card)
-
-
-def show(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in sorted(cards, key=card_order))
+from ..cards import SUIT_NAMES, Card, card_order
+from ..knowledge import Claim, Knowledge
+from ..verdicts import Rejected
+from .base import Decision, Game, judged, let_stand
+from .table import Table, check_seat_in, seat_of
 
 
 @dataclass
@@ -56,6 +48,176 @@ class Trick:
         """The suit led, once the first card is down."""
         return self.plays[0].card.suit if self.plays else None
 
+    def view(self) -> dict:
+        return {"number": self.number, "lead": self.lead, "winner": self.winner,
+                "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in self.plays]}
+
+
+@dataclass(kw_only=True)
+class TrickDeal:
+    """One deal of a trick game: its players (clockwise from the dealer's left), `size` tricks, what is known."""
+
+    number: int
+    dealer: int
+    seats: list[int]
+    size: int
+    tricks: list[Trick]
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    over: bool = False
+
+    @property
+    def trick(self) -> Trick:
+        return self.tricks[-1]
+
+    def turn(self) -> int | None:
+        """Who plays the next card into the trick (None once the deal is over)."""
+        if self.over:
+            return None
+        trick = self.trick
+        return self.seats[(self.seats.index(trick.lead) + len(trick.plays)) % len(self.seats)]
+
+    def note(self, card: Card) -> None:
+        """`card` is played into the current trick."""
+        raise NotImplementedError
+
+
+class TrickGame(Game):
+    """A game of tricks; each game says what is legal, who takes the trick, what a blind play claims, and how a deal
+    scores."""
+
+    # --- what each game says -------------------------------------------------------------------
+    def check_turn(self, state: Table, deal: TrickDeal, seat: int) -> None:
+        turn = deal.turn()
+        if seat != turn:
+            raise Rejected("not_your_turn", f"It is {state.names[turn]}'s turn, not {state.names[seat]}'s.", seat=seat,
+                           details={"turn": turn})
+
+    def check_unplayed(self, state: Table, deal: TrickDeal, seat: int, card: Card) -> None:
+        """Refuses a card that cannot be in the player's hand: every copy played, or known elsewhere."""
+        raise NotImplementedError
+
+    def broken_rule(self, state: Table, deal: TrickDeal, name: str, hand: Counter,
+                    card: Card) -> tuple[str, str, dict] | None:
+        """The rule that playing `card`, which the known `hand` holds, breaks, or None."""
+        raise NotImplementedError
+
+    def legal(self, state: Table, deal: TrickDeal, hand: Counter) -> list[Card]:
+        """The cards of a known hand that may be played now, sorted."""
+        raise NotImplementedError
+
+    def claim_of(self, state: Table, deal: TrickDeal, seat: int, card: Card, seq: int) -> Claim | None:
+        """What a blind play says about the rest of the player's hand, when it says something."""
+        raise NotImplementedError
+
+    def trick_winner(self, state: Table, deal: TrickDeal, trick: Trick) -> int:
+        raise NotImplementedError
+
+    def take_trick(self, state: Table, deal: TrickDeal, trick: Trick) -> None:
+        """A trick is complete and `trick.winner` takes it: games that count tricks or cards taken do it here."""
+
+    def score_deal(self, state: Table, deal: TrickDeal) -> None:
+        """The deal's last trick is taken: the game scores it, and may end the match."""
+        raise NotImplementedError
+
+    def history_of(self, deal: TrickDeal) -> dict:
+        """What the scoresheet keeps of a deal besides the standing after it."""
+        return {}
+
+    # --- play ----------------------------------------------------------------------------------
+    def decide_play(self, state: Table, command: dict, force: bool) -> Decision:
+        deal = self.current_deal(state)
+        seat = seat_of(state, command)
+        check_seat_in(state, seat)
+        card = self.read_card(state, command.get("card"))
+        self.check_turn(state, deal, seat)
+        self.check_unplayed(state, deal, seat, card)
+        illegal = self.judge(state, deal, seat, card)
+        return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
+
+    def judge(self, state: Table, deal: TrickDeal, seat: int, card: Card) -> tuple[str, str, dict] | None:
+        """With the player's hand known: the rule the card breaks, or None. Blind: always None.
+
+        The hand is the table's secret: the verdict names the rule and the card played, no other card of it.
+        """
+        if not deal.knowledge.knows_hand(seat):
+            return None
+        name = state.names[seat]
+        hand = deal.knowledge.hand(seat)
+        if hand[card] == 0:
+            return "card_not_in_hand", f"{name} was dealt no {card}.", {"card": str(card)}
+        return self.broken_rule(state, deal, name, hand, card)
+
+    def evolve_play(self, state: Table, event: dict) -> None:
+        deal = state.deal
+        seat, seq = event["seat"], event["seq"]
+        card = self.card(event["card"])
+        trick = deal.trick
+        findings = deal.knowledge.test(seat, [card], seq) + let_stand(event, deal.number, trick.number)
+        if "illegal" not in event and not deal.knowledge.knows_hand(seat):
+            claim = self.claim_of(state, deal, seat, card, seq)
+            if claim:
+                deal.knowledge.claim(claim)
+        deal.knowledge.remove(seat, card)
+        deal.note(card)
+        trick.plays.append(Play(seat, card, seq))
+        state.findings.extend(findings)
+        if len(trick.plays) < len(deal.seats):
+            return
+        trick.winner = self.trick_winner(state, deal, trick)
+        self.take_trick(state, deal, trick)
+        if len(deal.tricks) < deal.size:
+            deal.tricks.append(Trick(trick.number + 1, trick.winner))
+            return
+        deal.over = True
+        self.score_deal(state, deal)
+        state.record_history(deal.number, deal.dealer, **self.history_of(deal))
+
+    # --- views ---------------------------------------------------------------------------------
+    def expected_in_deal(self, state: Table, deal: TrickDeal) -> dict:
+        seat = deal.turn()
+        out = {"type": "play", "seat": seat, "deal": deal.number, "trick": deal.trick.number,
+               **self.play_needs(state, deal)}
+        if deal.knowledge.knows_hand(seat):
+            out["legal"] = [str(card) for card in self.legal(state, deal, deal.knowledge.hand(seat))]
+        return out
+
+    def play_needs(self, state: Table, deal: TrickDeal) -> dict:
+        """What `expected` says the next card must be, besides the legal cards of a known hand."""
+        return {}
+
+    def turn(self, state: Table, deal: TrickDeal) -> int | None:
+        return deal.turn()
+
+    def deal_view(self, state: Table) -> dict | None:
+        deal = state.deal
+        if deal is None:
+            return None
+        tricks = [trick.view() for trick in deal.tricks]
+        return {
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "seats": list(deal.seats),
+            "trick": deal.trick.number,
+            "table": tricks[-1]["plays"],
+            "tricks": tricks,
+            "turn": self.turn(state, deal),
+            "over": deal.over,
+            "known_hands": sorted(deal.knowledge.hands),
+            "result": deal.result or None,
+            **self.deal_details(state, deal),
+        }
+
+    def deal_details(self, state: Table, deal: TrickDeal) -> dict:
+        """What the game's view of a deal adds to the tricks."""
+        return {}
+
+
+# --- following suit ------------------------------------------------------------------------------
+
+def strength(card: Card) -> int:
+    """Rank in play, ace high: 2 is 0, A is 12."""
+    return card_order(card)[1]
+
 
 def trick_winner(trick: Trick, trump: str | None) -> int:
     """The seat of the highest trump in the trick, or without trumps of the highest card of the suit led."""
@@ -77,19 +239,15 @@ def legal_cards(held: Counter, led: str | None, trump: str | None, must_trump: b
 
 
 def broken_rule(name: str, held: Counter, card: Card, led: str | None, trump: str | None,
-                 must_trump: bool) -> tuple[str, str, dict] | None:
-    """The rule that playing `card` from the known hand `held` breaks, as (code, message, details), or None.
-
-    The hand is the table's secret: the verdict names the rule and the card played, no other card of it.
-    """
-    if held[card] == 0:
-        return "card_not_in_hand", f"{name} was dealt no {card}.", {"card": str(card)}
+                must_trump: bool) -> tuple[str, str, dict] | None:
+    """The rule that playing `card`, which the known hand `held` holds, breaks, as (code, message, details), or
+    None. The hand is the table's secret: the verdict names the rule and the card played, no other card of it."""
     if card in legal_cards(held, led, trump, must_trump):
         return None
     if any(c.suit == led for c in held):
-        return ("must_follow_suit", f"{name} holds {SUIT_NAMES[led]} and must follow suit, not play {card}.",
+        return ("must_follow_suit", f"{name} holds {SUIT_NAMES[led]}s and must follow suit, not play {card}.",
                 {"card": str(card), "led": led})
-    return ("must_trump", f"{name} cannot follow {SUIT_NAMES[led]}, holds a trump and must trump, not play {card}.",
+    return ("must_trump", f"{name} cannot follow {SUIT_NAMES[led]}s, holds a trump and must trump, not play {card}.",
             {"card": str(card), "led": led, "trump": trump})
 
 
@@ -108,12 +266,12 @@ def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trum
 
     def disproof(later: Card) -> tuple[str, str] | None:
         if later.suit == led:
-            return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]} {where} (played {card} on "
+            return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]}s {where} (played {card} on "
                                         f"{lead}), but played {later} in trick {trick_now()}: a revoke."), {
                 "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
                 "later": str(later), "later_trick": trick_now(), "case": "found"}
         if later.suit == no_trump:
-            return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]} {where} and did not trump (played "
+            return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]}s {where} and did not trump (played "
                                   f"{card} on {lead}), but played the trump {later} in trick {trick_now()}."), {
                 "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
                 "later": str(later), "later_trick": trick_now(), "case": "found"}
