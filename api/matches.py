@@ -142,14 +142,20 @@ def create_once(idempotency_key: str, body: object, match: Match, evening: dict 
                 raise
         else:
             return match_id, match, key
-    if not hmac.compare_digest(earlier["request_hash"], digest):
-        raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
-    first_id = earlier["id"]
-    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
-        raise CreationRetryExpired("This Idempotency-Key created a match more than 24 hours ago; its key is only "
-                                   "given again within 24 hours. Ask the phone that scores it for the key.",
-                                   {"id": first_id})
+    first_id = retried(earlier, digest, "a match", "the phone that scores it")
     return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id)
+
+
+def retried(earlier: dict, digest: str, what: str, holder: str) -> str:
+    """The id of what the first request with this Idempotency-Key created (`earlier`, its row), when this request
+    is its retry: the same request (else 422 `idempotency_key_reused`) within 24 hours (else 409
+    `creation_retry_expired`, naming the id but not the key)."""
+    if not hmac.compare_digest(earlier["request_hash"] or "", digest):
+        raise IdempotencyKeyReused(f"This Idempotency-Key already created {what} from a different request.")
+    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
+        raise CreationRetryExpired(f"This Idempotency-Key created {what} more than 24 hours ago; its key is only "
+                                   f"given again within 24 hours. Ask {holder} for the key.", {"id": earlier["id"]})
+    return earlier["id"]
 
 
 # --- recording an event ----------------------------------------------------------------------------

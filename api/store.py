@@ -164,8 +164,14 @@ class Store(ABC):
         """The event recorded earlier under this Idempotency-Key: its `seq` and its request's `request_hash`."""
 
     @abstractmethod
-    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
-        """Stores a new evening."""
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        """Stores a new evening; raises `IdempotencyKeyTaken` when its Idempotency-Key already made one."""
+
+    @abstractmethod
+    def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
+        """The evening created earlier with this Idempotency-Key (by its hash): its `id`, `name`, `currency`,
+        `created`, `key_hash` and `request_hash`."""
 
     @abstractmethod
     def evening_row(self, evening_id: str) -> dict | None:
@@ -268,6 +274,16 @@ def create_evenings(db: Database) -> None:
                                  not_null={"evening_id", "created"},
                                  foreign_keys=[("match_id", "matches", "id"), ("evening_id", "evenings", "id")])
     db.execute("CREATE INDEX evening_matches_evening ON evening_matches (evening_id)")
+
+
+@migrations()
+def remember_idempotent_evenings(db: Database) -> None:
+    """An evening created with an Idempotency-Key keeps the key's hash and its request's hash, as a match
+    does (`remember_idempotent_creations`), so that a retry finds it and gets the same evening and key."""
+    db["evenings"].add_column("idempotency_key_hash", str)
+    db["evenings"].add_column("request_hash", str)
+    db.execute("CREATE UNIQUE INDEX evenings_idempotency_key ON evenings (idempotency_key_hash) "
+               "WHERE idempotency_key_hash IS NOT NULL")
 
 
 # --- connections ---------------------------------------------------------------------------------
@@ -627,11 +643,24 @@ class SQLiteStore(Store):
         return rows[0] if rows else None
 
     @sqlite_faults
-    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
         db = get_db()
-        with db.atomic():
-            db.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)",
-                       [evening_id, name, currency, now(), key_hash])
+        try:
+            with db.atomic():
+                db.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
+                           "request_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash])
+        except sqlite3.IntegrityError as exc:
+            if "idempotency_key_hash" in str(exc):
+                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+            raise
+
+    @sqlite_faults
+    def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
+        rows = list(get_db().query("SELECT id, name, currency, created, key_hash, request_hash FROM evenings "
+                                   "WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+        return rows[0] if rows else None
 
     @sqlite_faults
     def evening_row(self, evening_id: str) -> dict | None:
