@@ -167,7 +167,8 @@ def standing(evening_id: str) -> dict:
 def joining(evening_id: str | None, match: Match) -> dict | None:
     """The evening a new match joins (None for a match of its own), checked: the evening exists (404), the
     request carries its key (401, 403) and the match plays in its currency (taken when the match names none,
-    422 when it names another). Whether it has room for the match is `room`'s."""
+    422 when it names another). Whether it has room for the match is `room`'s, asked only when the match is
+    not a retry's (a retry gets the match it created, even into an evening full since)."""
     if evening_id is None:
         return None
     row = evening_row(evening_id)

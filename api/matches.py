@@ -20,7 +20,7 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
@@ -117,20 +117,25 @@ def up_to_date(match_id: str, match: Match | None, latest: int) -> Match:
 
 # --- creating a match ------------------------------------------------------------------------------
 
-def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object) -> tuple[str, Match, str]:
-    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match."""
+def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object,
+           admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
+    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match,
+    even when `admit` (called only before a new match is stored: the evening's room) would now refuse it."""
     if idempotency_key:
-        return create_once(idempotency_key, body, match, evening)
+        return create_once(idempotency_key, body, match, evening, admit)
+    admit()
     match_id, key = keys.new_match_id(), keys.new_key()
     store.current().create_match(match_id, match.header(), keys.hash_key(key), evening_id=evening and evening["id"])
     return match_id, match, key
 
 
-def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None) -> tuple[str, Match, str]:
+def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None,
+                admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
     """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
     held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("match", body)
     earlier = held.idempotent_match(key_hash)
     if earlier is None:
+        admit()
         match_id = keys.new_match_id()
         key = keys.derived_key(idempotency_key, match_id)
         try:

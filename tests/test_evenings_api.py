@@ -297,3 +297,29 @@ def test_an_evening_retry_racing_its_first_attempt_gets_the_same_evening(app, cl
     monkeypatch.setattr(store.current(app), "idempotent_evening", not_yet_then_found)
     retry = start(client, creation)
     assert len(calls) == 2 and retry.status_code == 201 and retry.get_json() == first
+
+
+def test_a_retried_match_creation_into_an_evening_full_since_gets_the_match_it_created(app, client):
+    """The first attempt took the evening's last place (its 60th match) and its answer was lost: the retry
+    gets that match, and a new match is refused."""
+    from referee.evening import MAX_MATCHES
+
+    evening = new_evening(client)
+    for _ in range(MAX_MATCHES - 1):
+        new_match(client, evening, ["Ann", "Bob"])
+    body = {"game": "ogorek", "players": ["Ann", "Bob"], "evening": evening["id"]}
+    headers = {"Authorization": f"Bearer {evening['key']}", "Idempotency-Key": secrets.token_urlsafe(32)}
+    made = client.post("/api/matches", json=body, headers=headers)
+    assert made.status_code == 201
+    full = new_match(client, evening, ["Ann", "Bob"], expect=422)
+    assert full["error"]["code"] == "evening_full"
+
+    retry = client.post("/api/matches", json=body, headers=headers)
+
+    assert retry.status_code == 201, retry.get_json()
+    assert retry.get_json() == made.get_json()
+    assert stored(app, "SELECT count(*) FROM evening_matches") == [(MAX_MATCHES,)]
+    other = client.post("/api/matches", json=body, headers={**headers, "Idempotency-Key": secrets.token_urlsafe(32)})
+    assert (other.status_code, other.get_json()["error"]["code"]) == (422, "evening_full")
+    wrong_key = client.post("/api/matches", json=body, headers={**headers, "Authorization": "Bearer not-the-key"})
+    assert (wrong_key.status_code, wrong_key.get_json()["error"]["code"]) == (403, "wrong_key")
