@@ -49,6 +49,7 @@ class MatchCache:
     def __init__(self, size: int):
         self.size = size
         self.matches: OrderedDict[str, Match] = OrderedDict()
+        self.evenings: OrderedDict[str, str | None] = OrderedDict()  # match id -> its evening's id
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -67,6 +68,21 @@ class MatchCache:
             self.matches.move_to_end(match_id)
             while len(self.matches) > self.size:
                 self.matches.popitem(last=False)
+
+
+    def evening(self, match_id: str) -> str | None:
+        """The id of the evening the match belongs to (None for a match of its own), asked of the store once:
+        a match joins its evening in the transaction that creates it, and never leaves it."""
+        with self.lock:
+            if match_id in self.evenings:
+                self.evenings.move_to_end(match_id)
+                return self.evenings[match_id]
+        found = store.current().match_evening(match_id)
+        with self.lock:
+            self.evenings[match_id] = found
+            while len(self.evenings) > self.size:
+                self.evenings.popitem(last=False)
+        return found
 
 
 def cache() -> MatchCache:
@@ -212,8 +228,10 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 
 def state(match_id: str, match: Match, keyed: bool) -> dict:
-    """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
-    return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
+    """The match's state, with the id of its evening (null for a match of its own); for a reader without the
+    key (`keyed` false), without the hands still secret."""
+    return {"id": match_id, "evening": cache().evening(match_id), **(match if keyed else match.public()).view(),
+            "history": encoding.history_text(match)}
 
 
 def install(app) -> None:

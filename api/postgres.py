@@ -415,6 +415,12 @@ class PostgresStore(Store):
         return [row[0] for row in rows]
 
     @postgres_faults
+    def match_evening(self, match_id: str) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute("SELECT evening_id FROM evening_matches WHERE match_id = %s", [match_id]).fetchone()
+        return None if row is None else row[0]
+
+    @postgres_faults
     def evening_key_hash(self, match_id: str) -> str | None:
         with self.connection() as conn:
             row = conn.execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "

@@ -182,6 +182,10 @@ class Store(ABC):
         """The ids of the evening's matches, in the order they joined it."""
 
     @abstractmethod
+    def match_evening(self, match_id: str) -> str | None:
+        """The id of the evening the match belongs to; None for a match of its own."""
+
+    @abstractmethod
     def evening_key_hash(self, match_id: str) -> str | None:
         """The key hash of the evening the match belongs to; None for a match of its own."""
 
@@ -674,6 +678,11 @@ class SQLiteStore(Store):
         rows = get_db().execute("SELECT match_id FROM evening_matches WHERE evening_id = ? ORDER BY rowid",
                                 [evening_id])
         return [row[0] for row in rows.fetchall()]
+
+    @sqlite_faults
+    def match_evening(self, match_id: str) -> str | None:
+        row = get_db().execute("SELECT evening_id FROM evening_matches WHERE match_id = ?", [match_id]).fetchone()
+        return None if row is None else row[0]
 
     @sqlite_faults
     def evening_key_hash(self, match_id: str) -> str | None:

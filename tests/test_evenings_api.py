@@ -323,3 +323,17 @@ def test_a_retried_match_creation_into_an_evening_full_since_gets_the_match_it_c
     assert (other.status_code, other.get_json()["error"]["code"]) == (422, "evening_full")
     wrong_key = client.post("/api/matches", json=body, headers={**headers, "Authorization": "Bearer not-the-key"})
     assert (wrong_key.status_code, wrong_key.get_json()["error"]["code"]) == (403, "wrong_key")
+
+
+def test_a_matchs_state_names_its_evening_and_no_key(client):
+    evening = new_evening(client)
+    match = new_match(client, evening, ["Ann", "Bob"])
+    alone = new_match(client, None, ["Ann", "Bob"])
+    assert (match["evening"], alone["evening"]) == (evening["id"], None)
+    answer = penalty(client, match["id"], 0, evening["key"], points=3)
+    assert answer["state"]["evening"] == evening["id"]
+    keyless = client.get(f"/api/matches/{match['id']}")
+    assert keyless.get_json()["evening"] == evening["id"]
+    assert evening["key"] not in keyless.get_data(as_text=True)
+    assert client.get(f"/api/matches/{alone['id']}").get_json()["evening"] is None
+    assert read(client, evening)["matches"][0]["id"] == match["id"]
