@@ -1,6 +1,7 @@
 """Game nights: an evening of several matches at one table, settled once (`referee.evening`).
 
-`POST /api/evenings` answers with the evening's `id` and `key` (shown once; only its hash is stored). A
+`POST /api/evenings` answers with the evening's `id` and `key` (shown once; only its hash is stored; with an
+Idempotency-Key, a retry gets the same evening and key, as for a match: `api.matches`). A
 match created with `"evening": id` and that key (`Authorization: Bearer`) belongs to the evening and takes
 its currency; the evening's key then writes to it as the match's own key does. `GET /api/evenings/{id}`
 needs no key: it shows no card, and each match is read as a reader without the key sees it.
@@ -61,16 +62,41 @@ NEW_EVENING = NewEveningSchema()
 
 @bp.post("/api/evenings")
 def create_evening():
-    """A new evening: 201 with its id, key and (empty) standing."""
-    body = NEW_EVENING.load(views.json_body())
-    name = check_evening_name(body["name"])
-    currency = check_currency(body["currency"])
+    """A new evening: 201 with its id, key and (empty) standing. With an Idempotency-Key, a retry gets the same
+    evening and key, as a match's creation does."""
+    idempotency_key = keys.request_idempotency_key(creation=True)
+    body = views.json_body()
+    fields = NEW_EVENING.load(body)
+    name = check_evening_name(fields["name"])
+    currency = check_currency(fields["currency"])
     if currency is None:
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
-    evening_id, key = keys.new_match_id(), keys.new_key()
-    store.current().create_evening(evening_id, name, currency, keys.hash_key(key))
+    if idempotency_key:
+        evening_id, key = create_once(idempotency_key, body, name, currency)
+    else:
+        evening_id, key = keys.new_match_id(), keys.new_key()
+        store.current().create_evening(evening_id, name, currency, keys.hash_key(key))
     location = url_for("evenings.get_evening", evening_id=evening_id)
     return {**standing(evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
+
+
+def create_once(idempotency_key: str, body: object, name: str, currency: str) -> tuple[str, str]:
+    """Stores the evening unless this Idempotency-Key already created one: its id and key, as the first time."""
+    held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("evening", body)
+    earlier = held.idempotent_evening(key_hash)
+    if earlier is None:
+        evening_id = keys.new_match_id()
+        key = keys.derived_key(idempotency_key, evening_id, kind="evening")
+        try:
+            held.create_evening(evening_id, name, currency, keys.hash_key(key), key_hash, digest)
+        except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
+            earlier = held.idempotent_evening(key_hash)
+            if earlier is None:
+                raise
+        else:
+            return evening_id, key
+    first_id = matches.retried(earlier, digest, "an evening", "the phone that started it")
+    return first_id, keys.derived_key(idempotency_key, first_id, kind="evening")
 
 
 @bp.get("/api/evenings/<evening_id>")
@@ -140,8 +166,9 @@ def standing(evening_id: str) -> dict:
 
 def joining(evening_id: str | None, match: Match) -> dict | None:
     """The evening a new match joins (None for a match of its own), checked: the evening exists (404), the
-    request carries its key (401, 403), the match plays in its currency (taken when the match names none,
-    422 when it names another) and the evening can settle one more match with its people (422)."""
+    request carries its key (401, 403) and the match plays in its currency (taken when the match names none,
+    422 when it names another). Whether it has room for the match is `room`'s, asked only when the match is
+    not a retry's (a retry gets the match it created, even into an evening full since)."""
     if evening_id is None:
         return None
     row = evening_row(evening_id)
@@ -156,7 +183,15 @@ def joining(evening_id: str | None, match: Match) -> dict | None:
     elif match.currency != row["currency"]:
         raise EveningCurrency(f"The evening is played in {row['currency']}; its matches cannot be in "
                               f"{match.currency}.", {"currency": row["currency"]})
-    ids = store.current().evening_match_ids(evening_id)
+    return row
+
+
+def room(evening: dict | None, match: Match) -> None:
+    """Refuses (422 `evening_full`) a new match the evening cannot settle: one match too many, or its people
+    with the evening's more than it settles among."""
+    if evening is None:
+        return
+    ids = store.current().evening_match_ids(evening["id"])
     if len(ids) >= MAX_MATCHES:
         raise EveningFull(f"An evening holds at most {MAX_MATCHES} matches; start another evening.",
                           {"matches": MAX_MATCHES})
@@ -164,4 +199,3 @@ def joining(evening_id: str | None, match: Match) -> dict | None:
     if people_count([*tables, match.players]) > MAX_PEOPLE:
         raise EveningFull(f"An evening is settled among at most {MAX_PEOPLE} people; start another evening "
                           "for the others.", {"people": MAX_PEOPLE})
-    return row

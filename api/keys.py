@@ -46,11 +46,12 @@ def new_key() -> str:
     return secrets.token_urlsafe(32)
 
 
-def derived_key(idempotency_key: str, match_id: str) -> str:
-    """The match key of a match created with an Idempotency-Key: HMAC-SHA256 keyed by the server's secret over
-    the creation key and the match id. A retry of the creation can give the same key again while only
-    hashes are stored, and nobody without the server's secret can work it out from the creation key."""
-    message = b"kibic match key\0" + idempotency_key.encode() + b"\0" + match_id.encode()
+def derived_key(idempotency_key: str, match_id: str, kind: str = "match") -> str:
+    """The match key of a match created with an Idempotency-Key (the evening key of an evening, `kind`
+    "evening"): HMAC-SHA256 keyed by the server's secret over the kind, the creation key and the id. A retry
+    of the creation can give the same key again while only hashes are stored, and nobody without the
+    server's secret can work it out from the creation key."""
+    message = f"kibic {kind} key".encode() + b"\0" + idempotency_key.encode() + b"\0" + match_id.encode()
     digest = hmac.new(store.current().server_secret(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
@@ -106,8 +107,8 @@ def reader_has_key(match_id: str) -> bool:
 
 
 def request_idempotency_key(creation: bool = False) -> str | None:
-    """The Idempotency-Key header, checked. A creation's key is a secret its match key is derived from: it
-    must look random (`looks_random`)."""
+    """The Idempotency-Key header, checked. A creation's key is a secret its match (or evening) key is derived
+    from: it must look random (`looks_random`)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -115,8 +116,8 @@ def request_idempotency_key(creation: bool = False) -> str | None:
         raise BadIdempotencyKey("An Idempotency-Key is 1 to 200 visible ASCII characters, without spaces.")
     if creation and not looks_random(key):
         raise BadIdempotencyKey(
-            "The Idempotency-Key that creates a match is a secret and must be random: a UUID v4, 32 random hex "
-            "digits, or 256 random bits in base64url (43 characters).")
+            "The Idempotency-Key that creates a match or an evening is a secret and must be random: a UUID v4, "
+            "32 random hex digits, or 256 random bits in base64url (43 characters).")
     return key
 
 

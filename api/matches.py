@@ -20,7 +20,7 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
@@ -49,6 +49,7 @@ class MatchCache:
     def __init__(self, size: int):
         self.size = size
         self.matches: OrderedDict[str, Match] = OrderedDict()
+        self.evenings: OrderedDict[str, str | None] = OrderedDict()  # match id -> its evening's id
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -67,6 +68,21 @@ class MatchCache:
             self.matches.move_to_end(match_id)
             while len(self.matches) > self.size:
                 self.matches.popitem(last=False)
+
+
+    def evening(self, match_id: str) -> str | None:
+        """The id of the evening the match belongs to (None for a match of its own), asked of the store once:
+        a match joins its evening in the transaction that creates it, and never leaves it."""
+        with self.lock:
+            if match_id in self.evenings:
+                self.evenings.move_to_end(match_id)
+                return self.evenings[match_id]
+        found = store.current().match_evening(match_id)
+        with self.lock:
+            self.evenings[match_id] = found
+            while len(self.evenings) > self.size:
+                self.evenings.popitem(last=False)
+        return found
 
 
 def cache() -> MatchCache:
@@ -117,20 +133,25 @@ def up_to_date(match_id: str, match: Match | None, latest: int) -> Match:
 
 # --- creating a match ------------------------------------------------------------------------------
 
-def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object) -> tuple[str, Match, str]:
-    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match."""
+def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object,
+           admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
+    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match,
+    even when `admit` (called only before a new match is stored: the evening's room) would now refuse it."""
     if idempotency_key:
-        return create_once(idempotency_key, body, match, evening)
+        return create_once(idempotency_key, body, match, evening, admit)
+    admit()
     match_id, key = keys.new_match_id(), keys.new_key()
     store.current().create_match(match_id, match.header(), keys.hash_key(key), evening_id=evening and evening["id"])
     return match_id, match, key
 
 
-def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None) -> tuple[str, Match, str]:
+def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None,
+                admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
     """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
     held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("match", body)
     earlier = held.idempotent_match(key_hash)
     if earlier is None:
+        admit()
         match_id = keys.new_match_id()
         key = keys.derived_key(idempotency_key, match_id)
         try:
@@ -142,14 +163,20 @@ def create_once(idempotency_key: str, body: object, match: Match, evening: dict 
                 raise
         else:
             return match_id, match, key
-    if not hmac.compare_digest(earlier["request_hash"], digest):
-        raise IdempotencyKeyReused("This Idempotency-Key already created a match from a different request.")
-    first_id = earlier["id"]
-    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
-        raise CreationRetryExpired("This Idempotency-Key created a match more than 24 hours ago; its key is only "
-                                   "given again within 24 hours. Ask the phone that scores it for the key.",
-                                   {"id": first_id})
+    first_id = retried(earlier, digest, "a match", "the phone that scores it")
     return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id)
+
+
+def retried(earlier: dict, digest: str, what: str, holder: str) -> str:
+    """The id of what the first request with this Idempotency-Key created (`earlier`, its row), when this request
+    is its retry: the same request (else 422 `idempotency_key_reused`) within 24 hours (else 409
+    `creation_retry_expired`, naming the id but not the key)."""
+    if not hmac.compare_digest(earlier["request_hash"] or "", digest):
+        raise IdempotencyKeyReused(f"This Idempotency-Key already created {what} from a different request.")
+    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
+        raise CreationRetryExpired(f"This Idempotency-Key created {what} more than 24 hours ago; its key is only "
+                                   f"given again within 24 hours. Ask {holder} for the key.", {"id": earlier["id"]})
+    return earlier["id"]
 
 
 # --- recording an event ----------------------------------------------------------------------------
@@ -202,8 +229,10 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 
 def state(match_id: str, match: Match, keyed: bool) -> dict:
-    """The match's state; for a reader without the key (`keyed` false), without the hands still secret."""
-    return {"id": match_id, **(match if keyed else match.public()).view(), "history": encoding.history_text(match)}
+    """The match's state, with the id of its evening (null for a match of its own); for a reader without the
+    key (`keyed` false), without the hands still secret."""
+    return {"id": match_id, "evening": cache().evening(match_id), **(match if keyed else match.public()).view(),
+            "history": encoding.history_text(match)}
 
 
 def install(app) -> None:

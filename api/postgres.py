@@ -95,9 +95,16 @@ def create_evenings(cursor: psycopg.Cursor) -> None:
     cursor.execute("CREATE INDEX evening_matches_evening ON evening_matches (evening_id)")
 
 
+def remember_idempotent_evenings(cursor: psycopg.Cursor) -> None:
+    cursor.execute("ALTER TABLE evenings ADD COLUMN idempotency_key_hash text, ADD COLUMN request_hash text")
+    cursor.execute("CREATE UNIQUE INDEX evenings_idempotency_key ON evenings (idempotency_key_hash) "
+                   "WHERE idempotency_key_hash IS NOT NULL")
+
+
 # The same steps, by the same names, as the SQLite file's (`api.store.migrations`); new ones go at the end.
 MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
+    remember_idempotent_evenings,
 ]
 
 
@@ -374,10 +381,23 @@ class PostgresStore(Store):
                                   [match_id, idempotency_key]).fetchone()
 
     @postgres_faults
-    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
-        with self.connection() as conn:
-            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (%s, %s, %s, %s, %s)",
-                         [evening_id, name, currency, now(), key_hash])
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        try:
+            with self.connection() as conn:
+                conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
+                             "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                             [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash])
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "evenings_idempotency_key":
+                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+            raise
+
+    @postgres_faults
+    def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute("SELECT id, name, currency, created, key_hash, request_hash FROM evenings "
+                                  "WHERE idempotency_key_hash = %s", [idempotency_key_hash]).fetchone()
 
     @postgres_faults
     def evening_row(self, evening_id: str) -> dict | None:
@@ -393,6 +413,12 @@ class PostgresStore(Store):
             rows = conn.execute("SELECT match_id FROM evening_matches WHERE evening_id = %s ORDER BY joined",
                                 [evening_id]).fetchall()
         return [row[0] for row in rows]
+
+    @postgres_faults
+    def match_evening(self, match_id: str) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute("SELECT evening_id FROM evening_matches WHERE match_id = %s", [match_id]).fetchone()
+        return None if row is None else row[0]
 
     @postgres_faults
     def evening_key_hash(self, match_id: str) -> str | None:

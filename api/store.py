@@ -168,8 +168,14 @@ class Store(ABC):
         """The event recorded earlier under this Idempotency-Key: its `seq` and its request's `request_hash`."""
 
     @abstractmethod
-    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
-        """Stores a new evening."""
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        """Stores a new evening; raises `IdempotencyKeyTaken` when its Idempotency-Key already made one."""
+
+    @abstractmethod
+    def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
+        """The evening created earlier with this Idempotency-Key (by its hash): its `id`, `name`, `currency`,
+        `created`, `key_hash` and `request_hash`."""
 
     @abstractmethod
     def evening_row(self, evening_id: str) -> dict | None:
@@ -178,6 +184,10 @@ class Store(ABC):
     @abstractmethod
     def evening_match_ids(self, evening_id: str) -> list[str]:
         """The ids of the evening's matches, in the order they joined it."""
+
+    @abstractmethod
+    def match_evening(self, match_id: str) -> str | None:
+        """The id of the evening the match belongs to; None for a match of its own."""
 
     @abstractmethod
     def evening_key_hash(self, match_id: str) -> str | None:
@@ -272,6 +282,16 @@ def create_evenings(db: Database) -> None:
                                  not_null={"evening_id", "created"},
                                  foreign_keys=[("match_id", "matches", "id"), ("evening_id", "evenings", "id")])
     db.execute("CREATE INDEX evening_matches_evening ON evening_matches (evening_id)")
+
+
+@migrations()
+def remember_idempotent_evenings(db: Database) -> None:
+    """An evening created with an Idempotency-Key keeps the key's hash and its request's hash, as a match
+    does (`remember_idempotent_creations`), so that a retry finds it and gets the same evening and key."""
+    db["evenings"].add_column("idempotency_key_hash", str)
+    db["evenings"].add_column("request_hash", str)
+    db.execute("CREATE UNIQUE INDEX evenings_idempotency_key ON evenings (idempotency_key_hash) "
+               "WHERE idempotency_key_hash IS NOT NULL")
 
 
 # --- connections ---------------------------------------------------------------------------------
@@ -847,13 +867,26 @@ class SQLiteStore(Store):
         return rows[0] if rows else None
 
     @sqlite_faults
-    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str) -> None:
-        row = [evening_id, name, currency, now(), key_hash]
+    def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        row = [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash]
 
         def insert(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash) VALUES (?, ?, ?, ?, ?)", row)
+            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
+                         "request_hash) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
 
-        write(get_db(), insert)
+        try:
+            write(get_db(), insert)
+        except sqlite3.IntegrityError as exc:
+            if "idempotency_key_hash" in str(exc):
+                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+            raise
+
+    @sqlite_faults
+    def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
+        rows = list(get_db().query("SELECT id, name, currency, created, key_hash, request_hash FROM evenings "
+                                   "WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+        return rows[0] if rows else None
 
     @sqlite_faults
     def evening_row(self, evening_id: str) -> dict | None:
@@ -867,6 +900,11 @@ class SQLiteStore(Store):
         rows = get_db().execute("SELECT match_id FROM evening_matches WHERE evening_id = ? ORDER BY rowid",
                                 [evening_id])
         return [row[0] for row in rows.fetchall()]
+
+    @sqlite_faults
+    def match_evening(self, match_id: str) -> str | None:
+        row = get_db().execute("SELECT evening_id FROM evening_matches WHERE match_id = ?", [match_id]).fetchone()
+        return None if row is None else row[0]
 
     @sqlite_faults
     def evening_key_hash(self, match_id: str) -> str | None:

@@ -286,23 +286,25 @@ def check_players(game: Game, players: object) -> list[str]:
     names = [unicodedata.normalize("NFC", p).strip() for p in players]
     if not game.min_players <= len(names) <= game.max_players:
         raise InvalidInput("bad_players", f"{game.title} is for {game.min_players} to {game.max_players} players, "
-                           f"not {len(names)}.", {"players": len(names)})
+                           f"not {len(names)}.", {"players": len(names), "min": game.min_players,
+                                                  "max": game.max_players, "case": "count"})
     for name in names:
         if not 1 <= len(name) <= MAX_NAME_LENGTH:
             raise InvalidInput("bad_players", f"A player's name has 1 to {MAX_NAME_LENGTH} characters.",
-                               {"name": name[:MAX_NAME_LENGTH + 10]})
+                               {"name": name[:MAX_NAME_LENGTH + 10], "case": "length"})
         if any(unicodedata.category(char) == "Cc" for char in name):
             raise InvalidInput("bad_players", f"A player's name cannot hold control characters (a line break, a tab, "
-                               f"...): {name!r}.", {"name": name})
+                               f"...): {name!r}.", {"name": name, "case": "control"})
         if not any(visible(char) for char in name):
             raise InvalidInput("bad_players", "A player's name needs a letter, a digit or a sign that can be seen.",
-                               {"name": name})
+                               {"name": name, "case": "invisible"})
     seen: dict[str, str] = {}
     for name in names:
         other = seen.setdefault(same_name(name), name)
         if other is not name:
             raise InvalidInput("bad_players", f"Two players have the same name, or names that look the same "
-                               f"({other!r} and {name!r}); give each a name of their own.", {"name": name})
+                               f"({other!r} and {name!r}); give each a name of their own.",
+                               {"name": name, "other": other, "case": "same"})
     return names
 
 

@@ -298,5 +298,5 @@ def night(database: Path | str, servers: int, workers: int, expect_seq: bool) ->
         header |= {"players": json.loads(matches[match_id]["players"]),
                    "options": json.loads(matches[match_id]["options"])}
         replayed = Match.replay(header, events)
-        assert state == {"id": match_id, **replayed.public().view()}  # read without the key
+        assert state == {"id": match_id, "evening": None, **replayed.public().view()}  # read without the key
         assert log["events"] == replayed.events_view(hidden=True)

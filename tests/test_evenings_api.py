@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from conftest import stored
+from conftest import dump, stored
+
+from api import keys, store
 
 pytestmark = pytest.mark.both_stores
 
@@ -220,3 +224,116 @@ def test_the_evening_qr_code_holds_the_evening_link_and_no_key(client, tmp_path)
     response = other.get(f"/api/evenings/{made['id']}/qr.svg", headers={"Host": "evil.example"})
     assert dark_modules(response.data) == symbol_of(f"https://kibic.example.org/?e={made['id']}", border=2)
     assert response.headers["Cache-Control"] == "public, max-age=86400"
+
+
+# --- starting an evening again: the Idempotency-Key -------------------------------------------------
+
+FRIDAY = {"name": "Friday", "currency": "PLN"}
+
+
+def start(client, idempotency_key: str, body=FRIDAY):
+    return client.post("/api/evenings", json=body, headers={"Idempotency-Key": idempotency_key})
+
+
+def test_a_retried_evening_is_the_same_evening_with_the_same_key(app, client):
+    creation = secrets.token_urlsafe(32)
+    first, retry = start(client, creation), start(client, creation)
+    assert first.status_code == retry.status_code == 201
+    assert retry.get_json() == first.get_json()
+    assert retry.headers["Location"] == first.headers["Location"]
+    assert stored(app, "SELECT count(*) FROM evenings") == [(1,)]
+    new_match(client, retry.get_json(), ["A", "B"])  # the key given again is the evening's key
+    other = start(client, secrets.token_urlsafe(32)).get_json()
+    assert other["id"] != first.get_json()["id"] and other["key"] != first.get_json()["key"]
+
+
+def test_the_same_key_with_another_evening_is_refused_as_for_a_match(app, client):
+    creation = secrets.token_urlsafe(32)
+    start(client, creation)
+    other = start(client, creation, {"name": "Saturday", "currency": "PLN"})
+    assert (other.status_code, other.get_json()["error"]["code"]) == (422, "idempotency_key_reused")
+    assert stored(app, "SELECT name FROM evenings") == [("Friday",)]
+
+
+def test_an_evening_key_is_derived_as_a_match_key_is_and_only_hashes_are_stored(app, client):
+    creation = secrets.token_urlsafe(32)
+    evening = start(client, creation).get_json()
+    with app.app_context():
+        assert evening["key"] == keys.derived_key(creation, evening["id"], kind="evening")
+        assert evening["key"] != keys.derived_key(creation, evening["id"])  # not the key of a match of that id
+    text = dump(app)
+    assert creation not in text and evening["key"] not in text and keys.hash_key(creation) in text
+
+
+@pytest.mark.parametrize("creation", ["k1", "a" * 40, "2026-12-01T20:15:00.000Z"])
+def test_a_plain_evening_creation_key_is_refused(app, client, creation):
+    refused = start(client, creation)
+    assert (refused.status_code, refused.get_json()["error"]["code"]) == (422, "bad_idempotency_key")
+    assert stored(app, "SELECT count(*) FROM evenings") == [(0,)]
+
+
+def test_a_refused_evening_is_not_remembered_and_a_late_retry_gets_no_key(app, client):
+    creation = secrets.token_urlsafe(32)
+    refused = start(client, creation, {"name": "Friday", "currency": "zloty"})
+    assert refused.get_json()["error"]["code"] == "bad_currency"
+    first = start(client, creation).get_json()
+    stored(app, "UPDATE evenings SET created = ?", [(datetime.now(UTC) - timedelta(hours=24, minutes=1)).isoformat()])
+    late = start(client, creation)
+    assert (late.status_code, late.get_json()["error"]["code"]) == (409, "creation_retry_expired")
+    assert late.get_json()["error"]["details"] == {"id": first["id"]}
+    assert first["key"] not in late.get_data(as_text=True)
+    assert stored(app, "SELECT count(*) FROM evenings") == [(1,)]
+
+
+def test_an_evening_retry_racing_its_first_attempt_gets_the_same_evening(app, client, monkeypatch):
+    creation = secrets.token_urlsafe(32)
+    first = start(client, creation).get_json()
+    lookup, calls = store.current(app).idempotent_evening, []
+
+    def not_yet_then_found(key_hash):
+        calls.append(key_hash)
+        return None if len(calls) == 1 else lookup(key_hash)
+
+    monkeypatch.setattr(store.current(app), "idempotent_evening", not_yet_then_found)
+    retry = start(client, creation)
+    assert len(calls) == 2 and retry.status_code == 201 and retry.get_json() == first
+
+
+def test_a_retried_match_creation_into_an_evening_full_since_gets_the_match_it_created(app, client):
+    """The first attempt took the evening's last place (its 60th match) and its answer was lost: the retry
+    gets that match, and a new match is refused."""
+    from referee.evening import MAX_MATCHES
+
+    evening = new_evening(client)
+    for _ in range(MAX_MATCHES - 1):
+        new_match(client, evening, ["Ann", "Bob"])
+    body = {"game": "ogorek", "players": ["Ann", "Bob"], "evening": evening["id"]}
+    headers = {"Authorization": f"Bearer {evening['key']}", "Idempotency-Key": secrets.token_urlsafe(32)}
+    made = client.post("/api/matches", json=body, headers=headers)
+    assert made.status_code == 201
+    full = new_match(client, evening, ["Ann", "Bob"], expect=422)
+    assert full["error"]["code"] == "evening_full"
+
+    retry = client.post("/api/matches", json=body, headers=headers)
+
+    assert retry.status_code == 201, retry.get_json()
+    assert retry.get_json() == made.get_json()
+    assert stored(app, "SELECT count(*) FROM evening_matches") == [(MAX_MATCHES,)]
+    other = client.post("/api/matches", json=body, headers={**headers, "Idempotency-Key": secrets.token_urlsafe(32)})
+    assert (other.status_code, other.get_json()["error"]["code"]) == (422, "evening_full")
+    wrong_key = client.post("/api/matches", json=body, headers={**headers, "Authorization": "Bearer not-the-key"})
+    assert (wrong_key.status_code, wrong_key.get_json()["error"]["code"]) == (403, "wrong_key")
+
+
+def test_a_matchs_state_names_its_evening_and_no_key(client):
+    evening = new_evening(client)
+    match = new_match(client, evening, ["Ann", "Bob"])
+    alone = new_match(client, None, ["Ann", "Bob"])
+    assert (match["evening"], alone["evening"]) == (evening["id"], None)
+    answer = penalty(client, match["id"], 0, evening["key"], points=3)
+    assert answer["state"]["evening"] == evening["id"]
+    keyless = client.get(f"/api/matches/{match['id']}")
+    assert keyless.get_json()["evening"] == evening["id"]
+    assert evening["key"] not in keyless.get_data(as_text=True)
+    assert client.get(f"/api/matches/{alone['id']}").get_json()["evening"] is None
+    assert read(client, evening)["matches"][0]["id"] == match["id"]

@@ -50,6 +50,9 @@ def test_the_evening_shows_standings_transfers_and_figures(new_phone, server_api
     phone.page.wait_for_function("() => document.querySelector('.evening img.qr').naturalWidth > 0")  # it loads
     overflow = phone.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, "the evening is wider than the phone"
+    inside = phone.page.eval_on_selector_all(".evening .table-scroll",
+                                             "els => els.map(el => el.scrollWidth - el.clientWidth)")
+    assert inside == [0, 0], "a table is wider than its panel and scrolls inside it"
     phone.screenshot(f"evening-{locale}-{size}")
 
 

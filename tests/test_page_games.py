@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest_browser import PHONES
 
 pytestmark = pytest.mark.browser
 
@@ -122,3 +123,48 @@ def test_oh_hell_bids_in_any_order_go_to_the_player_tapped(new_phone, server_api
     phone.click('.bids button[data-bid="0"]')
     phone.wait_turn(1)
     assert server_api(f"/api/matches/{match_id}")["deal"]["bids"] == [1, 0, 0]
+
+
+def on_the_screen(phone, selector: str) -> dict:
+    """Where the control is on the screen as the page shows it (the test scrolls nothing), between the top bar's
+    bottom and the fixed bottom bar's top."""
+    return phone.page.eval_on_selector(selector, """el => {
+        const r = el.getBoundingClientRect(), bar = document.querySelector('.fixed-bar').getBoundingClientRect();
+        return {top: Math.round(r.top), bottom: Math.round(r.bottom), bar: Math.round(bar.top),
+                header: Math.round(document.querySelector('.bar').getBoundingClientRect().bottom)};
+    }""")
+
+
+def fully_shown(phone, selector: str) -> None:
+    where = on_the_screen(phone, selector)
+    assert where["header"] <= where["top"] and where["bottom"] <= where["bar"], (selector, where)
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, size):
+    """The attacker's keypad (its last row too) and its log button are on the screen as the step comes, none
+    under the fixed bar with Undo: the table taps them without scrolling, and choosing cards moves nothing."""
+    phone = new_phone(viewport=PHONES[size])
+    phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
+    phone.tap_card("QS")
+    phone.click("#log-deal")
+    phone.page.wait_for_selector(".attack-step")
+    phone.calm()
+    phone.screenshot(f"duren-attack-step-{size}", full_page=False)
+    last_row = ".attack-step .keypad .keyrow:last-child"
+    assert phone.page.locator(f"{last_row} button").count() == 6
+    for selector in (".attack-step h2", last_row, "#log-attack"):
+        fully_shown(phone, selector)
+    before = phone.page.evaluate("window.scrollY"), on_the_screen(phone, last_row)
+    phone.tap_card("9H")
+    phone.tap_card("9D")
+    phone.calm()
+    assert (phone.page.evaluate("window.scrollY"), on_the_screen(phone, last_row)) == before
+    assert phone.text("#log-attack") == "Attack with 2 cards"
+    phone.screenshot(f"duren-attack-chosen-{size}", full_page=False)
+    phone.tap_card("9D")
+    phone.click("#log-attack")
+    phone.page.wait_for_selector(".defend-step")
+    phone.calm()
+    fully_shown(phone, "#log-defence")
+    phone.screenshot(f"duren-defend-step-{size}", full_page=False)

@@ -59,7 +59,7 @@ def test_a_refused_start_says_why_in_plain_words(phone):
     page.click("#start")
     page.locator("#refusal").wait_for()
     assert "each name different" in phone.text("#refusal h2")
-    assert "Two players have the same name" in phone.text("#refusal")
+    assert "Two players have the same name, or names that look the same (Ann and ann)" in phone.text("#refusal")
     assert "?m=" not in page.url
 
 

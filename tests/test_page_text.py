@@ -98,3 +98,29 @@ def test_a_keyboard_stays_on_the_keypad_from_one_card_to_the_next(phone, server_
     phone.page.keyboard.press("Enter")  # the queen, for N
     phone.wait_turn(3)
     assert [e.get("card") for e in server_api(f"/api/matches/{match_id}/events")["events"]] == [None, "K", "Q"]
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("pl-PL", "Dwóch graczy ma to samo imię lub imiona, które wyglądają tak samo (Ann i ann): "
+              "daj każdemu jego własne."),
+    ("ru-RU", "У двух игроков одинаковые или одинаково выглядящие имена (Ann и ann): дайте каждому своё."),
+])
+def test_a_refused_start_is_said_in_the_tables_language_not_the_servers_english(new_phone, locale, said):
+    phone = new_phone(locale=locale)
+    page = phone.open("/").page
+    for index, name in enumerate(["Ann", "ann", "Cat", "Dan"]):
+        page.fill(f"#player-{index}", name)
+    page.fill("#stake", "")
+    page.click("#start")
+    page.locator("#refusal").wait_for()
+    assert phone.text("#refusal .server-says") == said
+    assert "same name" not in phone.text("#refusal")
+    page.fill("#player-1", "Bob")
+    page.fill("#stake", "a lot")
+    phone.click("#start")
+    page.wait_for_selector("#refusal .server-says:not(:text('Ann'))")
+    assert phone.text("#refusal .server-says") == {"pl-PL": "Wpisz stawkę jako kwotę, np. 0,50: cyfry, najwyżej "
+                                                            "cztery po przecinku.",
+                                                   "ru-RU": "Введите ставку суммой, например 0,50: цифры, не больше "
+                                                            "четырёх после запятой."}[locale]
+    phone.screenshot(f"refused-start-{locale[:2]}")

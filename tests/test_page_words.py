@@ -103,6 +103,36 @@ def test_the_source_scan_finds_the_codes():
             "beat_too_low", "bad_card", "seq_conflict", "internal_error", "not_found"} <= found
 
 
+def input_error_codes() -> dict[str, set[str]]:
+    """The codes of the 422 input errors (the engine's `InvalidInput`, a card it cannot read, the API's own 422
+    errors), each with the `case`s its details name."""
+    found: dict[str, set[str]] = {}
+    for path in [*ROOT.joinpath("referee").rglob("*.py"), *ROOT.joinpath("api").glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r'InvalidInput\(\s*"(\w+)"((?:[^()]|\([^()]*\))*)\)', text):
+            found.setdefault(match.group(1), set()).update(re.findall(r'"case": "(\w+)"', match.group(2)))
+        api_codes = [r'status = 422\s+code = "(\w+)"', r'error_response\(422, "(\w+)"', r'super\(\).__init__\("(\w+)"']
+        for code in [code for pattern in api_codes for code in re.findall(pattern, text)]:
+            found.setdefault(code, set())
+    return found
+
+
+def test_the_source_scan_finds_the_input_errors():
+    found = input_error_codes()
+    assert {"bad_players", "bad_stake", "bad_card", "invalid_input", "evening_full", "idempotency_key_reused",
+            "bad_idempotency_key", "evening_currency", "bad_evening_name"} <= set(found)
+    assert found["bad_players"] == {"count", "length", "control", "invisible", "same"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_input_error_is_said_in_the_tables_language(lang):
+    """A refused entry or start is said by the page in its own words (`say.<code>`, and `say.<code>.<case>`),
+    never with the server's English message."""
+    missing = sorted(f"say.{code}{'.' + case if case else ''}" for code, cases in input_error_codes().items()
+                     for case in [None, *cases] if f"say.{code}{'.' + case if case else ''}" not in words(lang))
+    assert not missing, missing
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_verdict_and_error_code_is_translated(lang):
     missing = sorted(code for code in codes_in_source() if f"code.{code}" not in words(lang))

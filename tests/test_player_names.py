@@ -14,7 +14,7 @@ def test_a_name_with_a_control_character_is_refused(name):
         Match.create("ogorek", [name, "Ela"])
     assert caught.value.code == "bad_players"
     assert "control characters" in caught.value.message
-    assert caught.value.details == {"name": name}
+    assert caught.value.details == {"name": name, "case": "control"}
 
 
 @pytest.mark.parametrize("name", ["Żaneta", "Алёша", "Ο Γιώργος", "אבי", "李雷", "Zoë 🂡", "<b>Ala</b>",
@@ -30,7 +30,7 @@ def test_whitespace_around_a_name_is_trimmed_line_breaks_included():
 def test_over_the_api_a_name_with_a_line_break_is_422_and_html_comes_back_as_given(table):
     refused = table.new_match(players=["Ala\nOla", "Ela"], expect=422)
     assert refused["error"]["code"] == "bad_players"
-    assert refused["error"]["details"] == {"name": "Ala\nOla"}
+    assert refused["error"]["details"] == {"name": "Ala\nOla", "case": "control"}
 
     match = table.new_match(players=["<i>Ala</i>", "Ela & Ola"])
     assert [player["name"] for player in table.state(match)["players"]] == ["<i>Ala</i>", "Ela & Ola"]

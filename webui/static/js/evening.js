@@ -134,14 +134,20 @@ function netChart(people, currency) {
   return svg;
 }
 
+/**
+ * The figures per person. On a phone a person's figures are a block of label and value pairs (each cell
+ * carries its figure's name in data-label), as no phone is wide enough for nine columns of them; the table's
+ * roles are spelled out, so that it stays a table for a screen reader whatever its display.
+ */
 function figuresTable(people) {
-  return h("div", { class: "table-scroll" }, h("table", { class: "figures-table" },
+  return h("div", { class: "table-scroll" }, h("table", { class: "figures-table", role: "table" },
     h("caption", { class: "visually-hidden", text: t("evening.figures") }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
-      FIGURES.map((name) => h("th", { scope: "col", class: "num", text: t(`figure.${name}`) })))),
-    h("tbody", {}, people.map((p) => h("tr", {},
-      h("th", { scope: "row", text: p.name }),
-      FIGURES.map((name) => h("td", { class: "num", text: figureText(name, p.figures[name]) })))))));
+    h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, h("th", { scope: "col", role: "columnheader", text: t("score.player") }),
+      FIGURES.map((name) => h("th", { scope: "col", role: "columnheader", class: "num", text: t(`figure.${name}`) })))),
+    h("tbody", { role: "rowgroup" }, people.map((p) => h("tr", { role: "row" },
+      h("th", { scope: "row", role: "rowheader", text: p.name }),
+      FIGURES.map((name) => h("td", { class: "num", role: "cell", "data-label": t(`figure.${name}`),
+                                      text: figureText(name, p.figures[name]) })))))));
 }
 
 export function eveningView(evening, games) {

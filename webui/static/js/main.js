@@ -96,6 +96,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  bringStepInView();
   if (app.matchId && app.state) local.set(`state.${app.matchId}`, app.state); // to open it again without network
   keepAwake(Boolean(app.matchId && app.state && app.key && app.state.status === "playing"));
   if (focused) main().querySelector(focused)?.focus({ preventScroll: true });
@@ -122,6 +123,34 @@ function drawBottom() {
   bar.hidden = !shown;
   document.body.classList.toggle("with-bar", shown);
   if (shown) bar.replaceChildren(...bottomBar(context()));
+}
+
+let stepShown = null; // the step (of this match, at this seq) last brought into view
+
+/**
+ * A step marked `data-in-view` (Dureń's attack and defence: a keypad of every card) may reach below the bottom
+ * bar on a small phone, which the page keeps room for below its content. When such a step comes, the page
+ * scrolls just enough that its keypad and log button are above the bar (never its heading under the top
+ * bar), and its controls count as moved: a tap in that moment is ignored (taps.js). Only when the step
+ * comes: while it is entered, and when it is already in view, nothing scrolls.
+ */
+function bringStepInView() {
+  const step = app.ui.tab === "table" ? main().querySelector(".action[data-in-view]") : null;
+  const shown = step && `${app.matchId}:${app.state.seq}:${step.dataset.inView}`;
+  if (!step || shown === stepShown) {
+    stepShown = shown;
+    return;
+  }
+  stepShown = shown;
+  const bar = document.getElementById("bottom");
+  const end = step.querySelector(":scope > .primary");
+  if (bar.hidden || !end) return;
+  const below = end.getBoundingClientRect().bottom + 8 - bar.getBoundingClientRect().top;
+  const room = step.getBoundingClientRect().top - document.querySelector(".bar").getBoundingClientRect().bottom;
+  const by = Math.min(below, room);
+  if (by <= 0) return;
+  window.scrollBy({ top: by, behavior: "instant" });
+  touch(step);
 }
 
 /** Says in the bottom bar what became of the last tap. */

@@ -60,8 +60,10 @@ export function showQuestion(text, { yes, yesLabel, yesId } = {}) {
 }
 
 /**
- * A write the server refused, or could not take: the rule it breaks in plain words, the server's message
- * (names and cards), and, when the rule allows it, "let it stand".
+ * A write the server refused, or could not take: the rule it breaks in plain words, then what is wrong in the
+ * table's language (`error.said`, the page's own words, or the code's `say.` words with the names and cards of
+ * its details; the server's English message only for a code the page has no words for), and, when the rule
+ * allows it, "let it stand".
  */
 export function showError(error, { what, letItStand, sendAgain, names = [] } = {}) {
   const actions = [];
@@ -77,7 +79,7 @@ export function showError(error, { what, letItStand, sendAgain, names = [] } = {
     h("h2", { text: codeText(error.code, t("code.unknown")) }),
     what ? h("p", { class: "what", text: what }) : null,
     error.message && !error.network ? h("p", { class: "server-says",
-      text: verdictText(error.code, error.details, error.details && error.details.seat, names) || error.message }) : null,
+      text: error.said || verdictText(error.code, error.details, error.details && error.details.seat, names) || error.message }) : null,
     error.network || !(error.details && error.details.forceable) ? null : h("p", { class: "hint", text: t("referee.forceable_hint") }),
   ], actions);
   put(item, "refusal");

@@ -240,7 +240,7 @@ async function start(ctx) {
   const game = gameOf(ctx);
   const { names, dealer, problem } = namesToStart(game);
   if (problem) {
-    showError({ code: "bad_players", message: problem, details: {} });
+    showError({ code: "bad_players", message: problem, said: problem, details: {} });
     return;
   }
   if (typeof draft.dealer === "number") draft.dealer = dealer >= 0 ? dealer : "lot";

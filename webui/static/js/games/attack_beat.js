@@ -81,10 +81,11 @@ function attackPanel(ctx) {
   const out = gone(state.deal, seat);
   const who = t("attack.who", { name: ctx.names[seat] });
   const exchange = expected.exchange;
-  return h("section", { class: "action attack-step", "aria-label": who },
+  // the cards chosen take the place of the hint (one slot, of one height): the keypad and its log button stay put
+  return h("section", { class: "action attack-step", "aria-label": who, "data-in-view": "attack" },
     h("h2", { text: who }),
-    h("p", { class: "hint", text: t("attack.sizes", { sizes: expected.sizes.join(", ") }) }),
-    h("p", { class: "chosen-cards", "aria-live": "polite" }, chosen.length ? chosen.map((card) => cardChip(card)) : t("attack.none")),
+    h("p", { class: "chosen-cards", "aria-live": "polite" }, chosen.length ? chosen.map((card) => cardChip(card))
+      : h("span", { class: "hint", text: t("attack.sizes", { sizes: expected.sizes.join(", ") }) })),
     suitedPad({
       ranks: rankKeys(state), ui, label: t("keypad.label"),
       gone: (card) => out.has(card) && !chosen.includes(card),
@@ -122,7 +123,7 @@ function defendPanel(ctx) {
     assigned[card] ? h("button", { type: "button", class: "secondary", "data-take": card,
                                    on: { click: () => { delete assigned[card]; ui.active = card; ctx.redraw(); } } }, t("defend.take")) : null));
   const beaten = Object.keys(assigned).length;
-  return h("section", { class: "action defend-step", "aria-label": who },
+  return h("section", { class: "action defend-step", "aria-label": who, "data-in-view": "defend" },
     h("h2", { text: who }),
     h("p", { class: "hint", text: t("defend.hint", { card: cardText(ui.active), suit: SUIT_SYMBOLS[trump] }) }),
     h("ul", { class: "beats" }, rows),
