@@ -105,3 +105,31 @@ def test_a_phone_without_the_evening_key_only_follows(phone, server_api):
     phone.page.goto(f"/?e={evening['id']}")
     phone.page.wait_for_selector(".evening")
     assert phone.page.locator("form.next-match").count() == 0
+
+
+def test_an_evening_whose_answer_was_lost_is_started_once_when_tapped_again(phone, server_api):
+    """The server starts the evening but its answer never reaches the phone: the second tap sends the same
+    Idempotency-Key and gets the same evening and its key back, not a second evening."""
+    page = phone.open("/").page
+    phone.click("#evening-new")
+    page.wait_for_selector("form.evening-new")
+    page.fill("#evening-name", "Sobota")
+    sent = []
+
+    def lose_the_first_answer(route):
+        sent.append(route.request.headers.get("idempotency-key"))
+        if len(sent) == 1:  # recorded by the server; the answer is lost on the way back
+            sent.append(route.fetch().json()["id"])
+            route.abort("failed")
+        else:
+            route.continue_()
+
+    page.route("**/api/evenings", lose_the_first_answer)
+    phone.click("#evening-start")
+    page.wait_for_selector("#evening-start:enabled")  # the phone says it could not start it, and lets it be tried
+    phone.calm()
+    phone.click("#evening-start")
+    page.wait_for_selector("form.next-match")  # this phone holds the evening's key: it may start matches
+    first_key, first_id, second_key = sent
+    assert first_key and len(first_key) >= 22 and second_key == first_key
+    assert re.search(r"\?e=([^&#]+)", page.url).group(1) == first_id

@@ -37,11 +37,14 @@ function newEveningForm(root) {
                                 value: CURRENCY[language()] || "EUR" });
   const said = h("p", { class: "hint", role: "alert" });
   const button = h("button", { type: "submit", class: "primary wide", id: "evening-start", text: t("evening.start") });
+  let creation = null; // a retry of the same form retries the same creation: one evening, never two
   const submit = async (event) => {
     event.preventDefault();
     button.disabled = true;
+    const body = { name: name.value, currency: currency.value };
+    if (!creation || JSON.stringify(creation.body) !== JSON.stringify(body)) creation = { body, key: randomKey() };
     try {
-      const { data } = await request("POST", "api/evenings", { body: { name: name.value, currency: currency.value } });
+      const { data } = await request("POST", "api/evenings", { body, idempotencyKey: creation.key });
       local.set(`evening_key.${data.id}`, data.key);
       location.href = `?e=${encodeURIComponent(data.id)}`;
     } catch (error) {
