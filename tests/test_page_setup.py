@@ -61,6 +61,15 @@ def test_a_refused_start_says_why_in_plain_words(phone):
     assert "each name different" in phone.text("#refusal h2")
     assert "Two players have the same name, or names that look the same (Ann and ann)" in phone.text("#refusal")
     assert "?m=" not in page.url
+    # the thumb that tapped Start, at the bottom of a long form, sees it there too
+    assert phone.text("#start-said") == phone.text("#refusal h2")
+    said = page.locator("#start-said").bounding_box()
+    assert page.evaluate("window.scrollY") > 0  # the form is longer than the phone: the refusal's top is out of view
+    assert 0 <= said["y"] and said["y"] + said["height"] <= phone.viewport["height"]
+    phone.screenshot("setup-refused", full_page=False)
+    page.fill("#player-1", "Bob")
+    page.click("#start")
+    page.wait_for_url("**/?m=*")
 
 
 def test_oh_hell_takes_a_list_of_hand_sizes_and_its_switches(phone, server_api):

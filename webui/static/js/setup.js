@@ -67,6 +67,8 @@ export function renderSetup(root, ctx) {
     moneyField(game),
     dealerField(redraw),
     h("button", { type: "submit", class: "primary wide", id: "start" }, t("setup.start")),
+    // the refusal's headline again under the thumb that tapped Start; the whole refusal is at the top
+    h("p", { id: "start-said", class: "start-said", "aria-hidden": "true" }),
   );
   root.replaceChildren(form, recentList(ctx));
 }
@@ -236,11 +238,20 @@ function namesToStart(game) {
     ? t("setup.unnamed", { rows }) : t("setup.too_few", { game: gameTitle(game.game, []), n: game.min_players }) };
 }
 
+/** A refusal of the start: at the top of the page with the others, its headline also under the Start button. */
+function refused(error) {
+  const item = showError(error);
+  const said = document.getElementById("start-said");
+  if (said) said.textContent = item.querySelector("h2").textContent;
+}
+
 async function start(ctx) {
   const game = gameOf(ctx);
   const { names, dealer, problem } = namesToStart(game);
+  const said = document.getElementById("start-said");
+  if (said) said.textContent = "";
   if (problem) {
-    showError({ code: "bad_players", message: problem, said: problem, details: {} });
+    refused({ code: "bad_players", message: problem, said: problem, details: {} });
     return;
   }
   if (typeof draft.dealer === "number") draft.dealer = dealer >= 0 ? dealer : "lot";
@@ -262,6 +273,6 @@ async function start(ctx) {
     ctx.open(data.id);
   } catch (error) {
     button.disabled = false;
-    showError(error);
+    refused(error);
   }
 }
