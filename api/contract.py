@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -49,7 +50,8 @@ def state_examples() -> dict:
                 if answer.status_code != 201:
                     raise RuntimeError(f"{name}'s example: {event} is refused: {answer.get_json()}")
             state = client.get(f"/api/matches/{created['id']}", headers=scorer).get_json()
-            examples[name] = {"summary": game.example["summary"], "value": {**state, "id": EXAMPLE_ID}}
+            state = json.loads(json.dumps({**state, "id": EXAMPLE_ID}, sort_keys=True))  # the example's keys sorted
+            examples[name] = {"summary": game.example["summary"], "value": state}
     return examples
 
 

@@ -82,12 +82,15 @@ def bearer_key() -> str | None:
 
 def authorize(match_id: str, no_key: str = WRITE_NEEDS_KEY) -> None:
     """The match exists (404) and the request carries its key (401 without one, 403 with another): the match's
-    own, or the key of the evening it belongs to."""
-    row = store.current().match_row(match_id)
+    own, or the key of the evening it belongs to. The key's hash comes from the process's cache of matches
+    (a match's key never changes), read from the match's row only the first time."""
+    from .matches import cache  # api.matches uses this module's keys
+
+    key_hash = cache().key_hash(match_id)
     key = bearer_key()
     if key is None:
         raise KeyRequired(no_key)
-    if not key_matches(key, row["key_hash"]) and not evening_key_opens(match_id, key):
+    if not key_matches(key, key_hash) and not evening_key_opens(match_id, key):
         raise WrongKey("That is not this match's key.")
 
 

@@ -50,6 +50,7 @@ class MatchCache:
         self.size = size
         self.matches: OrderedDict[str, Match] = OrderedDict()
         self.evenings: OrderedDict[str, str | None] = OrderedDict()  # match id -> its evening's id
+        self.key_hashes: OrderedDict[str, str] = OrderedDict()  # match id -> the hash of its key
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -73,16 +74,33 @@ class MatchCache:
     def evening(self, match_id: str) -> str | None:
         """The id of the evening the match belongs to (None for a match of its own), asked of the store once:
         a match joins its evening in the transaction that creates it, and never leaves it."""
+        return self.fixed(self.evenings, match_id, store.current().match_evening)
+
+    def key_hash(self, match_id: str) -> str:
+        """The hash of the match's key, read with the match's row once (`UnknownMatch` when there is no such
+        match): a match's key never changes, so a write checks its key without reading the row again."""
+        return self.fixed(self.key_hashes, match_id, lambda match_id: store.current().match_row(match_id)["key_hash"])
+
+    def know_key_hash(self, match_id: str, key_hash: str) -> None:
+        """Keeps the hash of a match's key, as stored when the match was created."""
+        self.keep(self.key_hashes, match_id, key_hash)
+
+    def fixed(self, facts: OrderedDict, match_id: str, read: Callable[[str], object]):
+        """A fact of the match that never changes, from `facts`, or read from the store once and kept there."""
         with self.lock:
-            if match_id in self.evenings:
-                self.evenings.move_to_end(match_id)
-                return self.evenings[match_id]
-        found = store.current().match_evening(match_id)
-        with self.lock:
-            self.evenings[match_id] = found
-            while len(self.evenings) > self.size:
-                self.evenings.popitem(last=False)
+            if match_id in facts:
+                facts.move_to_end(match_id)
+                return facts[match_id]
+        found = read(match_id)
+        self.keep(facts, match_id, found)
         return found
+
+    def keep(self, facts: OrderedDict, match_id: str, value: object) -> None:
+        with self.lock:
+            facts[match_id] = value
+            facts.move_to_end(match_id)
+            while len(facts) > self.size:
+                facts.popitem(last=False)
 
 
 def cache() -> MatchCache:
@@ -141,7 +159,9 @@ def create(match: Match, evening: dict | None, idempotency_key: str | None, body
         return create_once(idempotency_key, body, match, evening, admit)
     admit()
     match_id, key = keys.new_match_id(), keys.new_key()
-    store.current().create_match(match_id, match.header(), keys.hash_key(key), evening_id=evening and evening["id"])
+    key_hash = keys.hash_key(key)
+    store.current().create_match(match_id, match.header(), key_hash, evening_id=evening and evening["id"])
+    cache().know_key_hash(match_id, key_hash)
     return match_id, match, key
 
 
@@ -157,6 +177,7 @@ def create_once(idempotency_key: str, body: object, match: Match, evening: dict 
         try:
             held.create_match(match_id, match.header(), keys.hash_key(key), key_hash, digest,
                               evening_id=evening and evening["id"])
+            cache().know_key_hash(match_id, keys.hash_key(key))
         except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
             earlier = held.idempotent_match(key_hash)
             if earlier is None:

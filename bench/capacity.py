@@ -69,7 +69,8 @@ def logs(count: int = LOGS, seed: int = 5) -> list[tuple[str, list[dict]]]:
     for number in range(count):
         game = LOGGED[number % len(LOGGED)]
         match = MATCHES[game](rng)
-        made.append((game, [{key: value for key, value in event.items() if key != "seq"} for event in match.log]))
+        made.append((game, [{key: value for key, value in event.items() if key not in ("seq", "format")}
+                                for event in match.log]))
     return made
 
 

@@ -118,7 +118,7 @@ def endless_match(rng: random.Random, events: int) -> list[dict]:
     table = SIMULATORS[SCORED](match, rng)
     while match.seq < events and table.step() is not None:
         pass
-    return [{key: value for key, value in event.items() if key != "seq"} for event in match.log]
+    return [{key: value for key, value in event.items() if key not in ("seq", "format")} for event in match.log]
 
 
 async def exchange(host: str, port: int, method: str, path: str, data: bytes,

@@ -77,6 +77,9 @@ def test_a_new_history_of_the_same_length_is_not_taken_for_the_old_one():
     ({"a": Encoded("[1,2]"), "b": "x"}, {"a": [1, 2], "b": "x"}),
     ([Encoded("{}"), Encoded("[]"), "t"], [{}, [], "t"]),
     ({"name": api.encoding.MARK + "0", "h": Encoded("[3]")}, {"name": api.encoding.MARK + "0", "h": [3]}),
+    ({"h": Encoded("[3]"), "name": api.encoding.MARK + "0"}, {"h": [3], "name": api.encoding.MARK + "0"}),
+    ({"name": api.encoding.MARK + "1", "h": Encoded("[3]"), "i": Encoded("4")},
+     {"name": api.encoding.MARK + "1", "h": [3], "i": 4}),
 ])
 def test_the_provider_puts_encoded_text_in_place(app, value, expected):
     assert json.loads(app.json.dumps(value)) == expected

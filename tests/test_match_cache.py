@@ -102,6 +102,37 @@ def test_a_play_on_a_match_in_hand_rebuilds_nothing(table, worker, rebuilds):
 
 
 @pytest.mark.both_stores
+def test_a_write_checks_its_key_without_reading_the_match_row(app, table, worker, monkeypatch):
+    match = dealt_match(table)
+    other = worker()
+    rows: list[str] = []
+    stored_class = type(store.current(app))
+    read_row = stored_class.match_row
+
+    def counting(self, match_id):
+        rows.append(match_id)
+        return read_row(self, match_id)
+
+    monkeypatch.setattr(stored_class, "match_row", counting)
+    for number, (seat, card) in enumerate(SEED_PLAYS):
+        (table if number % 2 else other).play(match, seat, card)
+    assert rows == [match["id"]] * 2, "the process that created the match knows its key; the other reads the " \
+        "row once for the key and once to rebuild the match, then never again"
+
+    rows.clear()
+    table.post_event(match, {"type": "play", "seat": 0, "card": "A"}, expect=403, key="not-the-key")
+    other.post_event(match, {"type": "play", "seat": 0, "card": "A"}, expect=403, key=other.new_match()["key"])
+    for client in (table.client, other.client):
+        refused = client.post(f"/api/matches/{match['id']}/events", json={"type": "play", "seat": 0, "card": "A"})
+        assert refused.status_code == 401
+        assert refused.get_json()["error"]["code"] == "key_required"
+        assert client.get(f"/api/matches/{match['id']}", headers={"Authorization": "Bearer nope"}).status_code == 403
+        assert client.post("/api/matches/nosuchmatch/events", json={"type": "play", "seat": 0, "card": "A"},
+                           headers={"Authorization": f"Bearer {match['key']}"}).status_code == 404
+    assert rows == ["nosuchmatch", "nosuchmatch"], "a key is checked against the hash kept with the match"
+
+
+@pytest.mark.both_stores
 def test_a_refused_play_keeps_the_match_in_hand(table, rebuilds):
     match = dealt_match(table)
     table.state(match)
