@@ -184,15 +184,25 @@ async def floor_at_once(base: str, clients: int, seconds: float) -> Run:
 
 
 async def kibic_at_once(base: str, commands: list[list[dict]], seconds: float) -> Run:
-    url, run = urlsplit(base), Run()
-    matches = []
-    for _ in commands:
+    return await written([base], commands, seconds)
+
+
+async def written(bases: list[str], commands: list[list[dict]], seconds: float) -> Run:
+    """Each scorer posts its commands, one after another, on a match of its own, to a server of its own (in
+    turn over `bases`)."""
+    run = Run()
+    scorers = []
+    for number, sent in enumerate(commands):
+        url = urlsplit(bases[number % len(bases)])
         status, body = await exchange(url.hostname, url.port, "POST", "/api/matches", json.dumps(
             {"game": SCORED, "players": players(SCORED), "options": SCORED_OPTIONS, "stake": "1"}).encode())
+        if status != 201:
+            raise RuntimeError(f"creating a match: {status} {body[:300]!r}")
         created = json.loads(body)
-        matches.append((f"/api/matches/{created['id']}/events", created["key"]))
+        scorers.append((url, f"/api/matches/{created['id']}/events", created["key"],
+                        [json.dumps(command).encode() for command in sent]))
 
-    async def scorer(path: str, key: str, sent: list[bytes]) -> None:
+    async def scorer(url, path: str, key: str, sent: list[bytes]) -> None:
         for data in sent:
             if time.perf_counter() - start >= seconds:
                 return
@@ -203,9 +213,8 @@ async def kibic_at_once(base: str, commands: list[list[dict]], seconds: float) -
             run.add(POST, time.perf_counter() - began)
         raise RuntimeError("a scorer ran out of commands before the time was up: play longer matches")
 
-    encoded = [[json.dumps(command).encode() for command in each] for each in commands]
     start = time.perf_counter()
-    await asyncio.gather(*(scorer(path, key, sent) for (path, key), sent in zip(matches, encoded, strict=True)))
+    await asyncio.gather(*(scorer(*each) for each in scorers))
     run.seconds = time.perf_counter() - start
     return run
 

@@ -31,7 +31,7 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .load import POST, Run, endless_match, exchange, percentile
+from .load import POST, endless_match, percentile, written
 from .servers import WORKERS, gunicorn
 from .tables import SCORED, SCORED_OPTIONS, players
 
@@ -75,37 +75,6 @@ def servers(databases: list[str]) -> Iterator[list[str]]:
     """One gunicorn (with the usual workers) per database named: their base URLs."""
     with contextlib.ExitStack() as stack:
         yield [stack.enter_context(gunicorn("api:create_app()", {"REFEREE_DB": database})) for database in databases]
-
-
-async def written(bases: list[str], commands: list[list[dict]], seconds: float) -> Run:
-    """Each scorer posts its commands, one after another, to a server of its own (in turn over `bases`)."""
-    run = Run()
-    scorers = []
-    for number, sent in enumerate(commands):
-        url = urlsplit(bases[number % len(bases)])
-        status, body = await exchange(url.hostname, url.port, "POST", "/api/matches", json.dumps(
-            {"game": SCORED, "players": players(SCORED), "options": SCORED_OPTIONS, "stake": "1"}).encode())
-        if status != 201:
-            raise RuntimeError(f"creating a match: {status} {body[:300]!r}")
-        created = json.loads(body)
-        scorers.append((url, f"/api/matches/{created['id']}/events", created["key"],
-                        [json.dumps(command).encode() for command in sent]))
-
-    async def scorer(url, path: str, key: str, sent: list[bytes]) -> None:
-        for data in sent:
-            if time.perf_counter() - start >= seconds:
-                return
-            began = time.perf_counter()
-            status, body = await exchange(url.hostname, url.port, "POST", path, data, key)
-            if status != 201:
-                raise RuntimeError(f"posting to {path}: {status} {body[:300]!r}")
-            run.add(POST, time.perf_counter() - began)
-        raise RuntimeError("a scorer ran out of commands before the time was up: play longer matches")
-
-    start = time.perf_counter()
-    await asyncio.gather(*(scorer(*each) for each in scorers))
-    run.seconds = time.perf_counter() - start
-    return run
 
 
 def follower_waits(bases: list[str], follows: int) -> list[float]:
