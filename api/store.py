@@ -665,6 +665,17 @@ def write(db: Database, work: Callable[[sqlite3.Connection], None]) -> None:
         work(db.conn)
 
 
+def write_creation(work: Callable[[sqlite3.Connection], None], idempotency_key_hash: str | None) -> None:
+    """Writes a match's or an evening's creation: `IdempotencyKeyTaken` when another creation holds the same
+    Idempotency-Key (its unique index)."""
+    try:
+        write(get_db(), work)
+    except sqlite3.IntegrityError as exc:
+        if "idempotency_key_hash" in str(exc):
+            raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+        raise
+
+
 def connections(app: Flask | None = None) -> Connections:
     """The connections the app's process holds."""
     return (app or current_app).extensions[CONNECTIONS]
@@ -787,12 +798,7 @@ class SQLiteStore(Store):
                 conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
                              [match_id, evening_id, row[6]])
 
-        try:
-            write(get_db(), insert)
-        except sqlite3.IntegrityError as exc:
-            if "idempotency_key_hash" in str(exc):
-                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
-            raise
+        write_creation(insert, idempotency_key_hash)
 
     @sqlite_faults
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
@@ -875,12 +881,7 @@ class SQLiteStore(Store):
             conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
                          "request_hash) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
 
-        try:
-            write(get_db(), insert)
-        except sqlite3.IntegrityError as exc:
-            if "idempotency_key_hash" in str(exc):
-                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
-            raise
+        write_creation(insert, idempotency_key_hash)
 
     @sqlite_faults
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
