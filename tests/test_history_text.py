@@ -76,13 +76,14 @@ def test_a_new_history_of_the_same_length_is_not_taken_for_the_old_one():
 @pytest.mark.parametrize("value, expected", [
     ({"a": Encoded("[1,2]"), "b": "x"}, {"a": [1, 2], "b": "x"}),
     ([Encoded("{}"), Encoded("[]"), "t"], [{}, [], "t"]),
-    ({"name": api.encoding.MARK + "0", "h": Encoded("[3]")}, {"name": api.encoding.MARK + "0", "h": [3]}),
-    ({"h": Encoded("[3]"), "name": api.encoding.MARK + "0"}, {"h": [3], "name": api.encoding.MARK + "0"}),
-    ({"name": api.encoding.MARK + "1", "h": Encoded("[3]"), "i": Encoded("4")},
-     {"name": api.encoding.MARK + "1", "h": [3], "i": 4}),
+    ({"name": '"[3]"', "h": Encoded("[3]")}, {"name": '"[3]"', "h": [3]}),
+    ({"name": "Łucja", "h": Encoded('{"ą":1}'), "i": Encoded("4")}, {"name": "Łucja", "h": {"ą": 1}, "i": 4}),
+    ({"big": 2**70, "h": Encoded("[3]"), 1: "seat"}, {"big": 2**70, "h": [3], "1": "seat"}),
 ])
 def test_the_provider_puts_encoded_text_in_place(app, value, expected):
     assert json.loads(app.json.dumps(value)) == expected
+    with app.app_context():
+        assert json.loads(app.json.response(value).get_data()) == expected
 
 
 def test_the_state_over_http_carries_the_history(table):
