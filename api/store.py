@@ -53,7 +53,6 @@ STORE = "kibic.store"
 CONNECTIONS = "kibic.connections"
 IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most of the time
 SQLITE_MAGIC = b"SQLite format 3\0"
-WRITE_THREADS = 4  # per process: real threads that commit, one at a time (the others wait for its commit)
 HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
 LOOKUP_CHUNK = 500  # match ids per query, when the streams look up the latest seq of the matches they follow
@@ -478,12 +477,12 @@ class Connections:
     mode or checkpointed since is opened again (a stat per request), so that a fault shows as a fresh
     process would see it. A missing file is a fault, never a new empty store.
 
-    Writes are committed by real threads, off the server's loop: on gevent's loop every call into SQLite
-    stops every request of the process while it runs, and a commit runs for the time of a sync to disk
-    (or of the wait for another process's write lock). In the thread SQLite lets go of Python's lock
-    while it syncs or waits, and the loop goes on serving. The writes that arrive while a commit runs are
-    committed together in the next transaction, each within a savepoint of its own: one sync to disk for
-    them all, and each still all or nothing (one refused by a key does not stop the others). A write is
+    Writes are committed by a real thread, off the server's loop (`Committer`): on gevent's loop every call
+    into SQLite stops every request of the process while it runs, and a commit runs for the time of a sync
+    to disk (or of the wait for another process's write lock). In the thread SQLite lets go of Python's
+    lock while it syncs or waits, and the loop goes on serving. The writes that arrive while a commit runs
+    are committed together in the next transaction, each within a savepoint of its own: one sync to disk
+    for them all, and each still all or nothing (one refused by a key does not stop the others). A write is
     answered only once its transaction is committed.
     """
 
@@ -496,7 +495,7 @@ class Connections:
         self.queue_lock = real_lock()
         self.committing = real_lock()  # held by the thread that commits, for the whole transaction
         self.writer: Database | None = None  # used only by the thread that holds `committing`
-        self.threads = None  # gevent's pool of real threads, made in the process that serves
+        self.committer: Committer | None = None  # on gevent's loop: made in the process that serves
 
     def take(self) -> Database:
         """A connection to the file as it is now, for one request alone."""
@@ -565,23 +564,21 @@ class Connections:
         """Commits what `work` executes as one (all or none), durably, before it returns; raises what SQLite
         raised (`sqlite3.IntegrityError` for a key taken, and the store's `Unavailable`)."""
         write = Write(work)
-        with self.queue_lock:
-            self.queued.append(write)
         if on_gevent_loop():
-            self.thread_pool().apply(self.commit_queued, (write,))
+            self.loop_committer().commit(write)
         else:  # threads or a single one: each commits in its own thread, the writes queued meanwhile with it
+            with self.queue_lock:
+                self.queued.append(write)
             self.commit_queued(write)
-        if isinstance(write.error, Unavailable):  # logged here: the writer's threads log nothing
+        if isinstance(write.error, Unavailable):  # logged here: the writer's thread logs nothing
             log.error("the database file %s cannot be used: %s", self.path, write.error)
         if write.error is not None:
             raise write.error
 
-    def thread_pool(self):
-        from gevent.threadpool import ThreadPool
-
-        if self.threads is None or self.threads[0] != os.getpid():
-            self.threads = os.getpid(), ThreadPool(WRITE_THREADS)
-        return self.threads[1]
+    def loop_committer(self) -> Committer:
+        if self.committer is None or self.committer.pid != os.getpid():
+            self.committer = Committer(self)
+        return self.committer
 
     def commit_queued(self, write: Write) -> None:
         """In a real thread: commits every queued write, `write` among them, unless a commit took it already."""
@@ -651,6 +648,71 @@ class Connections:
             if self.writer is db:
                 self.writer = None
             db.close()
+
+
+class Committer:
+    """On gevent's loop: the process's writes, committed by one real thread of its own, a batch at a time.
+
+    A request's greenlet queues its write and waits; the thread takes everything queued, commits it as one
+    transaction (`Connections.commit`) and wakes the loop once for the whole batch, which then wakes each
+    write's greenlet. A write costs the loop no thread of its own and no wake-up of its own: only the first
+    write of a quiet moment wakes the thread, and one signal answers a batch. The thread sleeps on a lock
+    of the operating system's while nothing is queued.
+    """
+
+    def __init__(self, connections: Connections):
+        from gevent import get_hub
+
+        self.connections = connections
+        self.pid = os.getpid()
+        self.lock = real_lock()  # guards `waiting`, `sleeping` and `finished`; never held for long
+        self.waiting: list[tuple[Write, object]] = []  # queued writes, each with its greenlet's waiter
+        self.finished: list[tuple[Write, object]] = []  # committed (or failed), for the loop to wake
+        self.sleeping = False
+        self.wakeup = real_lock()  # held while the thread sleeps: released to wake it
+        self.wakeup.acquire()
+        self.loop_wakeup = get_hub().loop.async_()  # `send` from the thread runs `woken` on the loop
+        self.loop_wakeup.start(self.woken)
+        original("_thread", "start_new_thread")(self.run, ())
+
+    def commit(self, write: Write) -> None:
+        """Queues `write` and waits, letting the loop serve, until its transaction is over."""
+        from gevent.hub import Waiter
+
+        waiter = Waiter()
+        with self.lock:
+            self.waiting.append((write, waiter))
+            wake, self.sleeping = self.sleeping, False
+        if wake:
+            self.wakeup.release()
+        waiter.get()
+
+    def run(self) -> None:
+        """The thread: commits what is queued, then sleeps until a write comes."""
+        while True:
+            with self.lock:
+                batch, self.waiting = self.waiting, []
+                self.sleeping = not batch
+            if not batch:
+                self.wakeup.acquire()
+                continue
+            try:
+                with self.connections.committing:
+                    self.connections.commit([write for write, _ in batch])
+            except BaseException as exc:  # noqa: BLE001 - the thread never ends: each write gets the error
+                for write, _ in batch:
+                    write.error = write.error or exc
+            with self.lock:
+                self.finished.extend(batch)
+            self.loop_wakeup.send()
+
+    def woken(self) -> None:
+        """On the loop: wakes the greenlet of every write the thread is done with."""
+        with self.lock:
+            finished, self.finished = self.finished, []
+        for write, waiter in finished:
+            write.done = True
+            waiter.switch(None)
 
 
 def write(db: Database, work: Callable[[sqlite3.Connection], None]) -> None:
