@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
+import orjson
 import segno
 from flask import Blueprint, Response, current_app, make_response, request, url_for
 
@@ -29,6 +31,7 @@ from .matches import state
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
+LONG_NUMBER = re.compile(rb"\d{19}")  # orjson reads a whole number beyond 64 bits as a float, `json` as an int
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -158,6 +161,11 @@ def json_body(optional: bool = False) -> object:
         raise BadJson("The request has no body; send it as JSON.")
     if not request.is_json:
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
+    if not LONG_NUMBER.search(data):
+        try:
+            return orjson.loads(data)  # strict JSON in UTF-8, without lone surrogates, NaN or Infinity
+        except orjson.JSONDecodeError:
+            pass  # the standard library's reading says what is wrong (or reads what orjson does not: a BOM)
     try:
         body = json.loads(data, parse_constant=reject_constant)
         json.dumps(body, ensure_ascii=False).encode("utf-8")

@@ -38,6 +38,10 @@ CASES = [
     ("seat as boolean", "POST", EVENTS, {"type": "play", "seat": True, "card": "K"}, JSON, 422, "invalid_input"),
     ("seat with a fraction", "POST", EVENTS, {"type": "play", "seat": 1.5, "card": "K"}, JSON, 422, "invalid_input"),
     ("negative seat", "POST", EVENTS, {"type": "play", "seat": -1, "card": "K"}, JSON, 422, "bad_seat"),
+    ("seat beyond 64 bits", "POST", EVENTS, '{"type": "play", "seat": 123456789012345678901234567, "card": "K"}', JSON,
+     422, "bad_seat"),
+    ("body after a UTF-8 BOM", "POST", EVENTS, '\ufeff{"type": "play", "seat": -1, "card": "K"}'.encode(), JSON, 422,
+     "bad_seat"),
     ("seat past the table", "POST", EVENTS, {"type": "play", "seat": 7, "card": "K"}, JSON, 422, "bad_seat"),
     ("seat past the table", "POST", EVENTS, {"type": "play", "seat": 4, "card": "K"}, JSON, 422, "bad_seat"),
     ("bad card", "POST", EVENTS, {"type": "play", "seat": 1, "card": "Z"}, JSON, 422, "bad_card"),
@@ -150,3 +154,10 @@ def test_an_unexpected_failure_is_a_500_without_a_trace(client, dealt, monkeypat
     assert "secret" not in response.get_data(as_text=True)
     assert "Traceback" not in response.get_data(as_text=True)
     assert error["details"] == {}
+
+
+def test_a_whole_number_beyond_64_bits_is_read_as_written(client, dealt):
+    """The body's reader keeps every digit of a long whole number (never a float's rounding of it)."""
+    body = '{"type": "play", "seat": 1, "card": "K", "expect_seq": 123456789012345678901234567}'
+    error = assert_error_shape(send(client, dealt, "POST", EVENTS, body, JSON), 409, "seq_conflict")
+    assert "123456789012345678901234567" in error["message"]
