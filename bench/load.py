@@ -45,6 +45,13 @@ class Run:
         with self.lock:
             self.latencies[kind].append(seconds)
 
+    def absorb(self, other: Run) -> None:
+        """Pools `other`'s requests, time and CPU into this run."""
+        self.seconds += other.seconds
+        self.cpu += other.cpu
+        for kind, latencies in other.latencies.items():
+            self.latencies[kind].extend(latencies)
+
     def requests(self) -> int:
         return sum(map(len, self.latencies.values()))
 
@@ -141,19 +148,29 @@ async def exchange(host: str, port: int, method: str, path: str, data: bytes,
 
 
 def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1,
-                   masters: tuple[int, int] | None = None) -> tuple[Run, Run]:
-    """`clients` writing one after another for `seconds`, each request on a new connection: inserts into the
-    baseline, then events of the `SCORED` game posted to Kibic (a scorer each, on a match of its own): (the baseline's
-    run, Kibic's run).
+                   masters: tuple[int, int] | None = None, rounds: int = 4) -> tuple[Run, Run]:
+    """`clients` writing one after another for `seconds` on each server, each request on a new connection:
+    inserts into the baseline, and events of the `SCORED` game posted to Kibic (a scorer each, on a match of its
+    own): (the baseline's run, Kibic's run).
 
+    The time is cut into `rounds` turns each, the two servers alternating and taking turns at going first, so
+    that what else the machine does, which comes and goes, falls on both alike; each side's turns are pooled.
     One asyncio client for both, speaking HTTP itself: it runs on the server's two cores, so it does as
     little as it can. Kibic's scorers send commands played on the engine beforehand (`endless_match`)
     and read only the status of each answer.
     """
-    commands = [endless_match(random.Random(seed + number), max(1000, int(seconds * 2000 / clients)))
+    each = seconds / rounds
+    commands = [endless_match(random.Random(seed + number), max(1000, int(each * 2000 / clients)))
                 for number in range(clients)]
-    return (measured(masters and masters[1], lambda: asyncio.run(floor_at_once(baseline, clients, seconds))),
-            measured(masters and masters[0], lambda: asyncio.run(kibic_at_once(kibic, commands, seconds))))
+    floor, kibic_run = Run(), Run()
+    turns = [(floor, lambda: measured(masters and masters[1], lambda: asyncio.run(floor_at_once(baseline, clients,
+                                                                                              each)))),
+             (kibic_run, lambda: measured(masters and masters[0], lambda: asyncio.run(kibic_at_once(kibic, commands,
+                                                                                                   each))))]
+    for number in range(rounds):
+        for pooled, turn in (turns if number % 2 == 0 else turns[::-1]):
+            pooled.absorb(turn())
+    return floor, kibic_run
 
 
 def measured(master: int | None, work) -> Run:
