@@ -8,6 +8,7 @@ highest cards takes the trick, and its player leads the next one. Suits do not m
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -57,7 +58,12 @@ class ClimbingGame(TrickGame):
 
     # --- ranks ---------------------------------------------------------------------------------
     def strength(self, card: Card) -> int:
-        return self.rank_order.index(card.rank)
+        return self.rank_strength[card.rank]
+
+    @functools.cached_property
+    def rank_strength(self) -> dict[str, int]:
+        """Each rank's place in `rank_order`, lowest first: asked for at every card played and shown."""
+        return {rank: place for place, rank in enumerate(self.rank_order)}
 
     def top_play(self, trick: Trick) -> Play | None:
         """The highest card of the trick; among equal ones, the latest."""
@@ -180,5 +186,5 @@ class ClimbingGame(TrickGame):
         return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
 
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
-        return {"cards_left": {str(seat): deal.size - sum(p.seat == seat for t in deal.tricks for p in t.plays)
-                               for seat in deal.seats}}
+        played = Counter(play.seat for trick in deal.tricks for play in trick.plays)
+        return {"cards_left": {str(seat): deal.size - played[seat] for seat in deal.seats}}

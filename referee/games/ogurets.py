@@ -189,7 +189,7 @@ class Ogurets(ClimbingGame):
 
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal
-        tricks = len(self.taken(deal).get(seat, ())) if deal is not None else 0
+        tricks = sum(trick.winner == seat for trick in deal.tricks) if deal is not None else 0
         return {"points": state.scores[seat], "tricks_taken": tricks}
 
 
