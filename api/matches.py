@@ -120,7 +120,6 @@ def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
     It goes back to the process's cache when the block ends, unless the block raised after changing it:
     a block that records an event must store it before it ends, or raise.
     """
-    latest = store.current().latest_seq(match_id) if latest is None else latest
     match = up_to_date(match_id, cache().take(match_id), latest)
     seq = match.seq
     try:
@@ -132,8 +131,13 @@ def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
     cache().put(match_id, match)
 
 
-def up_to_date(match_id: str, match: Match | None, latest: int) -> Match:
-    """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step."""
+def up_to_date(match_id: str, match: Match | None, latest: int | None) -> Match:
+    """`match` (from the cache) with the events stored since applied; rebuilt when missing or out of step. Without
+    `latest` (the seq of the latest event, when the caller read it), the log is read once for both."""
+    if latest is None and match is not None:
+        return caught_up(match_id, match, *store.current().news(match_id, match.seq))
+    if latest is None:
+        latest = store.current().latest_seq(match_id)
     if match is not None and match.seq > latest:
         latest = store.current().latest_seq(match_id)  # stored by this process after `latest` was read, or out of step
     if match is not None and match.seq == latest:
@@ -146,6 +150,20 @@ def up_to_date(match_id: str, match: Match | None, latest: int) -> Match:
             match = None
         if match is not None and match.seq == latest:
             return match
+    return load_match(match_id, upto=latest)
+
+
+def caught_up(match_id: str, match: Match, latest: int, news: list[dict]) -> Match:
+    """`match` (from the cache) with `news`, the events stored since it up to `latest`, applied; rebuilt when out
+    of step (the log behind the match, or an event it refuses)."""
+    if match.seq < latest and [event["seq"] for event in news] == list(range(match.seq + 1, latest + 1)):
+        try:
+            for event in news:
+                match.record(event, event["seq"])
+        except ValueError:
+            return load_match(match_id, upto=latest)
+    if match.seq == latest:
+        return match
     return load_match(match_id, upto=latest)
 
 

@@ -152,6 +152,12 @@ class Store(ABC):
     def latest_seq(self, match_id: str) -> int:
         """The seq of the match's latest event (0 before the first one); raises `UnknownMatch`."""
 
+    def news(self, match_id: str, after: int) -> tuple[int, list[dict]]:
+        """The seq of the match's latest event and the events after event `after` up to it, as one look at the
+        log (raises `UnknownMatch`): what a process holding the match as it stood at `after` has to catch up."""
+        latest = self.latest_seq(match_id)
+        return latest, self.events(match_id, upto=latest, after=after) if latest > after else []
+
     @abstractmethod
     def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
         """The latest seq of each of these matches, in as few queries as can be (the streams' look)."""
@@ -895,6 +901,19 @@ class SQLiteStore(Store):
         if not found:
             raise UnknownMatch(match_id)
         return seq or 0
+
+    @sqlite_faults
+    def news(self, match_id: str, after: int) -> tuple[int, list[dict]]:
+        # one statement, one read of the log: the latest seq and the events after `after` agree
+        rows = get_db().execute(
+            "SELECT EXISTS (SELECT 1 FROM matches WHERE id = :id), (SELECT max(seq) FROM events WHERE match_id = :id), "
+            "event.seq, event.payload FROM (SELECT 1) LEFT JOIN events AS event "
+            "ON event.match_id = :id AND event.seq > :after ORDER BY event.seq",
+            {"id": match_id, "after": after}).fetchall()
+        found, latest = rows[0][:2]
+        if not found:
+            raise UnknownMatch(match_id)
+        return latest or 0, [{**json.loads(payload), "seq": seq} for _, _, seq, payload in rows if seq is not None]
 
     @sqlite_faults
     def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:

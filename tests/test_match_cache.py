@@ -301,3 +301,18 @@ def test_a_log_shorter_than_the_match_in_hand_is_believed(app, table):
     assert state["seq"] == 3
     assert [play["card"] for play in state["deal"]["table"]] == ["K", "2"]
     assert table.events(match) == earlier
+
+
+@pytest.mark.both_stores
+def test_a_play_after_the_log_went_back_is_decided_on_the_log(app, table):
+    """The same, when the next request is a play: the match in hand is ahead of the log, so it is not used."""
+    match = dealt_match(table)
+    for seat, card in SEED_PLAYS[:4]:
+        table.play(match, seat, card)
+    stored(app, "DELETE FROM events WHERE match_id = ? AND seq > 3", [match["id"]])
+
+    answer = table.play(match, *SEED_PLAYS[2])
+
+    assert answer["event"]["seq"] == 4
+    assert [play["card"] for play in answer["state"]["deal"]["table"]] == ["K", "2", SEED_PLAYS[2][1]]
+    assert table.state(match)["seq"] == 4

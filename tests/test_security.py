@@ -114,6 +114,7 @@ def test_an_internal_error_shows_no_trace_and_no_sql(client, dealt, monkeypatch,
     monkeypatch.setattr(store.current(client.application), "match_row", raising(error))
     held = store.current(client.application)
     monkeypatch.setattr(held, "latest_seq", raising(error))  # a cached match reads only its latest seq
+    monkeypatch.setattr(held, "news", raising(error))  # (or that and the events since, as one read)
     if method == "GET":
         response = client.get(f"/api/matches/{dealt['id']}")
     else:

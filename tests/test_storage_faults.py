@@ -228,6 +228,7 @@ def test_storage_errors_that_are_bugs_stay_500(client, match, monkeypatch):
     monkeypatch.setattr(store.current(client.application), "match_row", broken)
     held = store.current(client.application)
     monkeypatch.setattr(held, "latest_seq", broken)  # a cached match reads only its latest seq
+    monkeypatch.setattr(held, "news", broken)  # (or that and the events since, as one read)
     response = client.get(f"/api/matches/{match['id']}")
     assert response.status_code == 500
     assert response.get_json()["error"]["code"] == "internal_error"

@@ -85,6 +85,24 @@ def test_an_idempotency_key_is_unique_within_a_match(held):
 
 
 @pytest.mark.both_stores
+def test_news_is_the_latest_seq_and_the_events_after_a_seq(held):
+    held.create_match("m1", HEADER, keys.hash_key("k"))
+    held.create_match("m2", HEADER, keys.hash_key("k"))
+    assert held.news("m1", 0) == (0, [])
+    for seq in (1, 2, 3):
+        held.append_event("m1", {"seq": seq, "type": "penalty", "seat": 0, "points": seq})
+    held.append_event("m2", {"seq": 1, "type": "end"})
+
+    assert held.news("m1", 1) == (3, [{"seq": 2, "type": "penalty", "seat": 0, "points": 2},
+                                      {"seq": 3, "type": "penalty", "seat": 0, "points": 3}])
+    assert held.news("m1", 3) == (3, [])
+    assert held.news("m1", 5) == (3, [])  # a log behind the match in hand says so
+    assert held.news("m2", 0) == (1, [{"seq": 1, "type": "end"}])
+    with pytest.raises(store.UnknownMatch):
+        held.news("nobody", 0)
+
+
+@pytest.mark.both_stores
 def test_an_event_cannot_belong_to_no_match(held):
     with pytest.raises(store.UnknownMatch):
         held.append_event("nobody", {"seq": 1, "type": "end"})
