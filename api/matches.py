@@ -19,6 +19,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -269,9 +270,27 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 def state(match_id: str, match: Match, keyed: bool) -> dict:
     """The match's state, with the id of its evening (null for a match of its own); for a reader without the
-    key (`keyed` false), without the hands still secret."""
-    return {"id": match_id, "evening": cache().evening(match_id), **(match if keyed else match.public()).view(),
+    key (`keyed` false), without the hands still secret.
+
+    The latest state built of each match is kept with it until its next event: the scorer's answer, the
+    streams and the polls of the same event share it. A reader without the key gets the state built for the
+    key only while no hand is secret, when the two are the same (`Match.public` is the match itself).
+    """
+    shown = match if keyed else match.public()
+    form = (match.seq, shown is match)
+    with _built_lock:
+        built = _built.get(match)
+    if built is not None and built[0] == form:
+        return built[1]
+    made = {"id": match_id, "evening": cache().evening(match_id), **shown.view(),
             "history": encoding.history_text(match)}
+    with _built_lock:
+        _built[match] = form, made
+    return made
+
+
+_built: weakref.WeakKeyDictionary[Match, tuple[tuple[int, bool], dict]] = weakref.WeakKeyDictionary()
+_built_lock = threading.Lock()
 
 
 def install(app) -> None:
