@@ -335,3 +335,10 @@ def test_the_state_answering_a_play_is_the_one_its_followers_read(table, monkeyp
     assert views == [answer["state"]["seq"]]
     assert table.play(match, *SEED_PLAYS[1])["state"]["seq"] == table.state(match)["seq"]
     assert len(views) == 2
+
+
+def test_only_the_states_of_the_matches_played_last_are_kept(app, table, monkeypatch):
+    """A kept state is for the followers of the event just logged: a process keeps a few, not one per match."""
+    monkeypatch.setattr(matches, "STATES_KEPT", 2)
+    played = [dealt_match(table)["id"] for _ in range(4)]
+    assert list(app.extensions[matches.CACHE].states) == played[-2:]
