@@ -147,10 +147,11 @@ def http_part(results: dict) -> str:
         f"**{clients} clients at once**, each request on a new connection, one after another for the same time: "
         f"{clients} clients inserting into the baseline, and {clients} scorers posting Ogurets events to "
         "Kibic, each on a match of its own, in alternating turns (four each, the servers taking turns at going "
-        "first, each side's turns pooled), so that the machine's other work falls on both alike. The client is one asyncio process speaking HTTP itself, on the same "
-        "two cores, doing as little as it can: Kibic's events are played on the engine before the clock starts, "
-        "and of each answer only the status is read. Every write is a commit with its sync to disk, and SQLite "
-        "lets one writer in at a time: the disk's syncs bound both.",
+        "first, each side's turns pooled), so that the machine's other work falls on both alike. The client is "
+        "one asyncio process speaking HTTP itself, on the same two cores, doing as little as it can: Kibic's "
+        "events are played on the engine before the clock starts, and of each answer only the status is read. "
+        "Every write is a commit with its sync to disk, and SQLite lets one writer in at a time: the disk's "
+        "syncs bound both.",
         "",
         table(["run", "requests", "req/s", "p50 ms", "p99 ms", "server CPU ms per write", "against the baseline"],
               loaded),
