@@ -19,6 +19,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from .errors import CreationRetryExpired, IdempotencyKeyReused, SeqConflict
 
 CACHE = "kibic_matches"
 CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
+STATES_KEPT = 256  # per process: the states built last, each until its match's next event (a few MiB at most)
 lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
 
 
@@ -51,6 +53,7 @@ class MatchCache:
         self.matches: OrderedDict[str, Match] = OrderedDict()
         self.evenings: OrderedDict[str, str | None] = OrderedDict()  # match id -> its evening's id
         self.key_hashes: OrderedDict[str, str] = OrderedDict()  # match id -> the hash of its key
+        self.states: OrderedDict[str, tuple[weakref.ref, tuple, dict]] = OrderedDict()  # see `built`
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -70,6 +73,22 @@ class MatchCache:
             while len(self.matches) > self.size:
                 self.matches.popitem(last=False)
 
+
+    def built(self, match_id: str, match: Match, form: tuple) -> dict | None:
+        """The state last built of `match` (this very object, as it stands) in this `form`, if still kept: the
+        states of the STATES_KEPT matches played last are kept, for their followers' reads of the same event."""
+        with self.lock:
+            kept = self.states.get(match_id)
+        if kept is not None and kept[0]() is match and kept[1] == form:
+            return kept[2]
+        return None
+
+    def keep_built(self, match_id: str, match: Match, form: tuple, state: dict) -> None:
+        with self.lock:
+            self.states[match_id] = weakref.ref(match), form, state
+            self.states.move_to_end(match_id)
+            while len(self.states) > STATES_KEPT:
+                self.states.popitem(last=False)
 
     def evening(self, match_id: str) -> str | None:
         """The id of the evening the match belongs to (None for a match of its own), asked of the store once:
@@ -269,9 +288,21 @@ def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:
 
 def state(match_id: str, match: Match, keyed: bool) -> dict:
     """The match's state, with the id of its evening (null for a match of its own); for a reader without the
-    key (`keyed` false), without the hands still secret."""
-    return {"id": match_id, "evening": cache().evening(match_id), **(match if keyed else match.public()).view(),
-            "history": encoding.history_text(match)}
+    key (`keyed` false), without the hands still secret.
+
+    The latest state built of the matches played last is kept until their next event (`MatchCache.built`):
+    the scorer's answer, the streams and the polls of the same event share it. A reader without the key gets
+    the state built for the key only while no hand is secret, when the two are the same (`Match.public` is
+    the match itself).
+    """
+    shown = match if keyed else match.public()
+    form = match.seq, shown is match
+    built = cache().built(match_id, match, form)
+    if built is None:
+        built = {"id": match_id, "evening": cache().evening(match_id), **shown.view(),
+                 "history": encoding.history_text(match)}
+        cache().keep_built(match_id, match, form, built)
+    return built
 
 
 def install(app) -> None:

@@ -347,6 +347,21 @@ class PostgresStore(Store):
         return seq or 0
 
     @postgres_faults
+    def news(self, match_id: str, after: int) -> tuple[int, list[dict]]:
+        rows = []
+        if plain(match_id):  # one statement sees one snapshot: the latest seq and the events after `after` agree
+            with self.connection() as conn:
+                rows = conn.execute(
+                    "SELECT EXISTS (SELECT 1 FROM matches WHERE id = %(id)s), "
+                    "(SELECT max(seq) FROM events WHERE match_id = %(id)s), event.seq, event.payload "
+                    "FROM (SELECT 1) AS one LEFT JOIN events AS event "
+                    "ON event.match_id = %(id)s AND event.seq > %(after)s ORDER BY event.seq",
+                    {"id": match_id, "after": after}).fetchall()
+        if not rows or not rows[0][0]:
+            raise UnknownMatch(match_id)
+        return rows[0][1] or 0, [{**json.loads(payload), "seq": seq} for _, _, seq, payload in rows if seq is not None]
+
+    @postgres_faults
     def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
         with self.connection() as conn:
             rows = conn.execute("SELECT id, (SELECT max(seq) FROM events WHERE match_id = id) "

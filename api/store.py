@@ -469,6 +469,7 @@ class Write:
     what became of it."""
 
     work: Callable[[sqlite3.Connection], None]
+    single: bool = False  # `work` executes one statement, which SQLite applies whole or not at all by itself
     done: bool = False
     error: BaseException | None = None
 
@@ -566,10 +567,11 @@ class Connections:
 
     # --- writing ---
 
-    def write(self, work: Callable[[sqlite3.Connection], None]) -> None:
+    def write(self, work: Callable[[sqlite3.Connection], None], single: bool = False) -> None:
         """Commits what `work` executes as one (all or none), durably, before it returns; raises what SQLite
-        raised (`sqlite3.IntegrityError` for a key taken, and the store's `Unavailable`)."""
-        write = Write(work)
+        raised (`sqlite3.IntegrityError` for a key taken, and the store's `Unavailable`). `single`: `work`
+        executes one statement."""
+        write = Write(work, single)
         if on_gevent_loop():
             self.loop_committer().commit(write)
         else:  # threads or a single one: each commits in its own thread, the writes queued meanwhile with it
@@ -610,6 +612,14 @@ class Connections:
                 conn.execute("COMMIT")
                 return
             for write in writes:
+                if write.single:  # a statement refused by a key undoes itself, and the transaction goes on
+                    try:
+                        write.work(conn)
+                    except sqlite3.Error as exc:
+                        if not conn.in_transaction:
+                            raise
+                        write.error = exc
+                    continue
                 conn.execute("SAVEPOINT write")
                 try:
                     write.work(conn)
@@ -721,13 +731,13 @@ class Committer:
             waiter.switch(None)
 
 
-def write(db: Database, work: Callable[[sqlite3.Connection], None]) -> None:
+def write(db: Database, work: Callable[[sqlite3.Connection], None], single: bool = False) -> None:
     """Commits what `work` executes as one transaction: through the process's writer when `db` is one of
     its connections (`Connections.write`), else on `db` itself. `work` runs in the writer's thread: it
-    executes its statements on the connection it is given, and touches nothing else."""
+    executes its statements on the connection it is given, and touches nothing else (`single`: one)."""
     held = getattr(db, "held_by", None)
     if held is not None:
-        held.write(work)
+        held.write(work, single)
         return
     with db.atomic():
         work(db.conn)
@@ -937,7 +947,7 @@ class SQLiteStore(Store):
                          "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
 
         try:
-            write(get_db(), insert)
+            write(get_db(), insert, single=True)
         except sqlite3.IntegrityError as exc:
             if "events.idempotency_key" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key) from exc

@@ -9,7 +9,8 @@ from closing an idle stream.
 
 Any process may have logged the event: each process looks up the latest seq of every match its streams
 follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
-new state once for all its streams of that match. Streams hold no database connection while they wait.
+new state once for all its streams of that match (none at all when this process answered the play and no hand
+is secret: `matches.state` keeps the state it built). Streams hold no database connection while they wait.
 A store that tells of every event logged by any app server (PostgreSQL's `LISTEN`/`NOTIFY`, `Store.listen`)
 wakes the streams at once instead, and the looks, every second then, only make sure nothing was missed.
 """

@@ -125,6 +125,20 @@ def test_a_reader_without_the_key_sees_no_entered_hand(table):
     assert table.events(match, keyed=True)[0]["hands"] == HANDS
 
 
+def test_the_state_answering_the_scorer_is_never_the_followers(table):
+    """The state built for the scorer's play (with the hands) is kept for the next readers of that event: a
+    reader without the key right after it still gets the state without them."""
+    match = seed_deal(table)
+    play_seed(table, match, SEED_TRICKS[:1])
+    name, card = SEED_TRICKS[1][0]
+    answer = table.play(match, name, card)
+    follower = table.state(match)
+    assert follower["seq"] == answer["state"]["seq"]
+    assert answer["state"]["expected"]["legal"] and "legal" not in follower["expected"]
+    assert answer["state"]["deal"]["known_hands"] == [0, 1, 2, 3] and follower["deal"]["known_hands"] == []
+    assert table.state(match, keyed=True) == answer["state"]
+
+
 def test_once_every_card_is_played_the_log_shows_the_hands(table):
     match = seed_deal(table)
     play_seed(table, match, SEED_TRICKS[:5])

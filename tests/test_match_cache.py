@@ -15,6 +15,7 @@ from conftest import ContractClient, Table, stored
 import api.matches
 import api.views
 from api import create_app, matches, store
+from referee import Match
 
 SEED_PLAYS = [("W", "K"), ("N", "2"), ("E", "3"), ("S", "A"), ("S", "9"), ("W", "K"), ("N", "5"), ("E", "7")]
 
@@ -316,3 +317,28 @@ def test_a_play_after_the_log_went_back_is_decided_on_the_log(app, table):
     assert answer["event"]["seq"] == 4
     assert [play["card"] for play in answer["state"]["deal"]["table"]] == ["K", "2", SEED_PLAYS[2][1]]
     assert table.state(match)["seq"] == 4
+
+
+def test_the_state_answering_a_play_is_the_one_its_followers_read(table, monkeypatch):
+    """No hand is secret: the state built to answer the scorer's play is the one a follower's read of that event
+    gets, built once (and built again for the next event)."""
+    match = dealt_match(table)
+    views = []
+    view = Match.view
+    monkeypatch.setattr(Match, "view", lambda self: views.append(self.seq) or view(self))
+
+    answer = table.play(match, *SEED_PLAYS[0])
+    follower = table.state(match)
+    scorer = table.state(match, keyed=True)
+
+    assert follower == scorer == answer["state"]
+    assert views == [answer["state"]["seq"]]
+    assert table.play(match, *SEED_PLAYS[1])["state"]["seq"] == table.state(match)["seq"]
+    assert len(views) == 2
+
+
+def test_only_the_states_of_the_matches_played_last_are_kept(app, table, monkeypatch):
+    """A kept state is for the followers of the event just logged: a process keeps a few, not one per match."""
+    monkeypatch.setattr(matches, "STATES_KEPT", 2)
+    played = [dealt_match(table)["id"] for _ in range(4)]
+    assert list(app.extensions[matches.CACHE].states) == played[-2:]

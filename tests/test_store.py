@@ -234,6 +234,24 @@ def test_writes_queued_together_commit_together_each_all_or_nothing(db, tmp_path
     held.close()
 
 
+def test_single_statements_queued_together_each_stand_or_fall_alone(db, tmp_path):
+    """Writes of one statement each (an event) need no savepoint: the one refused by a key is refused alone."""
+    path = str(tmp_path / "new" / "folder" / "referee.db")
+    held = store.Connections(path)
+    add_match(db, "m1")
+    add_match(db, "m2")
+    queued = [store.Write(events("m1", 1), single=True), store.Write(events("m1", 1), single=True),
+              store.Write(events("m2", 1), single=True), store.Write(events("m1", 2), single=True)]
+    held.queued = list(queued)
+    held.commit_queued(queued[0])
+
+    assert [write.done for write in queued] == [True] * 4
+    assert [type(write.error).__name__ for write in queued] == ["NoneType", "IntegrityError", "NoneType", "NoneType"]
+    assert [(row["match_id"], row["seq"]) for row in db.query("SELECT match_id, seq FROM events ORDER BY rowid")] \
+        == [("m1", 1), ("m2", 1), ("m1", 2)]
+    held.close()
+
+
 def test_a_commit_that_fails_fails_every_write_in_it(db, tmp_path):
     """The transaction cannot commit (the other writer keeps the lock past the busy timeout): every write
     queued in it gets the error and none is recorded."""
