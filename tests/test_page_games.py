@@ -162,8 +162,8 @@ def exchanges(server_api, match_id: str) -> list[tuple[int, int | None]]:
 def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, size):
     """The attacker's keypad (its last row too), its log button and, right after the deal, the buttons that swap
     the nine of trumps are on the screen as the step comes, none under the fixed bar with Undo, in every language:
-    the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once) and its undo
-    move nothing."""
+    the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once), the wait for
+    the server to take it, and its undo move nothing."""
     phone = new_phone(viewport=PHONES[size])
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")
@@ -192,9 +192,16 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
 
     box = phone.page.locator(swap[1]).bounding_box()
     finger = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.context.set_offline(True)  # the swap waits to be sent: the step stays as it was, out of reach
     phone.page.mouse.click(*finger)  # Bob swaps, and the thumb taps again at once
     time.sleep(0.12)
     phone.page.mouse.click(*finger)
+    phone.page.wait_for_selector(".attack-step.waiting-step[inert]")
+    phone.page.wait_for_selector("#pending")
+    phone.calm()
+    assert places(phone, step) == before
+    phone.screenshot(f"duren-swap-waiting-{size}", full_page=False)
+    phone.context.set_offline(False)
     phone.page.wait_for_selector(".attack-step .exchange-done")
     phone.settled()
     phone.calm()

@@ -162,6 +162,22 @@ function defendPanel(ctx) {
     t("defend.log", { beaten, taken: attack.length - beaten })));
 }
 
+/**
+ * While an entry made from the attack or the defence waits to be sent: that step as it was, greyed and out of
+ * reach (inert), the attack's hint saying what it waits for. It keeps its height, so that nothing on the page
+ * moves under the finger until the server's answer brings the next step; null for the deal.
+ */
+function waitingPanel(ctx) {
+  const type = ctx.state.expected && ctx.state.expected.type;
+  if (type !== "attack" && type !== "defend") return null;
+  const panel = type === "defend" ? defendPanel(ctx) : attackPanel(ctx);
+  panel.inert = true;
+  panel.classList.add("waiting-step");
+  panel.setAttribute("aria-busy", "true");
+  panel.querySelector(":scope > .chosen-cards")?.replaceChildren(h("span", { class: "hint", text: t("play.waiting_to_send") }));
+  return panel;
+}
+
 function actionPanel(ctx) {
   const { state, ui } = ctx;
   const expected = state.expected;
@@ -174,7 +190,7 @@ function actionPanel(ctx) {
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
     return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t(`deal.${ctx.state.game}`, { name }) });
   }
-  if (ctx.pending().length) return h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  if (ctx.pending().length) return waitingPanel(ctx);
   if (expected.type === "defend") return defendPanel(ctx);
   return attackPanel(ctx);
 }
@@ -187,6 +203,7 @@ export const attackBeat = {
   trump,
   result,
   actionPanel,
+  waitingPanel,
   extraControls: () => [],
   seatsSelectable: () => false,
   turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "defend" ? t("table.defends") : t("table.attacks")),
