@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from conftest_browser import PHONES
 
@@ -140,26 +142,85 @@ def fully_shown(phone, selector: str) -> None:
     assert where["header"] <= where["top"] and where["bottom"] <= where["bar"], (selector, where)
 
 
+SWAPS = '.attack-step .exchange button[data-exchange]'
+SWAP_WORDS = {"en": "Swap the nine of trumps 9♠ for Q♠", "pl": "Wymiana dziewiątki atu 9♠ na D♠",
+              "ru": "Обмен девятки козырей 9♠ на Д♠"}
+TABLE = {"en": "Table", "pl": "Stół", "ru": "Стол"}  # the table's tab, once the words of the language are drawn
+
+
+def places(phone, selectors: tuple[str, ...]) -> tuple:
+    """The page's scroll and where each control is on the screen: what a finger finds."""
+    return phone.page.evaluate("window.scrollY"), [on_the_screen(phone, selector) for selector in selectors]
+
+
+def exchanges(server_api, match_id: str) -> list[tuple[int, int | None]]:
+    events = server_api(f"/api/matches/{match_id}/events")["events"]
+    return [(e["seat"], e["undone_by"]) for e in events if e["type"] == "exchange"]
+
+
 @pytest.mark.parametrize("size", list(PHONES))
-def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, size):
-    """The attacker's keypad (its last row too) and its log button are on the screen as the step comes, none
-    under the fixed bar with Undo: the table taps them without scrolling, and choosing cards moves nothing."""
+def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, size):
+    """The attacker's keypad (its last row too), its log button and, right after the deal, the buttons that swap
+    the nine of trumps are on the screen as the step comes, none under the fixed bar with Undo, in every language:
+    the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once), the wait for
+    the server to take it, and its undo move nothing."""
     phone = new_phone(viewport=PHONES[size])
-    phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
+    match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")
     phone.click("#log-deal")
     phone.page.wait_for_selector(".attack-step")
     phone.calm()
     phone.screenshot(f"duren-attack-step-{size}", full_page=False)
     last_row = ".attack-step .keypad .keyrow:last-child"
+    swap = [f'{SWAPS}[data-exchange="{seat}"]' for seat in (0, 1)]
     assert phone.page.locator(f"{last_row} button").count() == 6
-    for selector in (".attack-step h2", last_row, "#log-attack"):
+    assert phone.page.locator(SWAPS).count() == 2  # nobody knows yet who holds the nine of spades
+    kept = (".attack-step h2", last_row, "#log-attack", ".attack-step .exchange")  # there before and after the swap
+    step = (*kept, *swap)
+    for selector in step:
         fully_shown(phone, selector)
-    before = phone.page.evaluate("window.scrollY"), on_the_screen(phone, last_row)
+    before = places(phone, step)
+    for lang in ("pl", "ru", "en"):
+        phone.click(f'#langs button[data-lang="{lang}"]')
+        phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
+                                     " && document.querySelector('#tab-table').textContent === tab",
+                                     arg=[lang, TABLE[lang]])
+        phone.calm()
+        assert phone.text(".attack-step .exchange-what") == SWAP_WORDS[lang]
+        assert places(phone, step) == before, lang  # the words change, not where the keys are
+        phone.screenshot(f"duren-swap-{size}-{lang}", full_page=False)
+
+    box = phone.page.locator(swap[1]).bounding_box()
+    finger = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.context.set_offline(True)  # the swap waits to be sent: the step stays as it was, out of reach
+    phone.page.mouse.click(*finger)  # Bob swaps, and the thumb taps again at once
+    time.sleep(0.12)
+    phone.page.mouse.click(*finger)
+    phone.page.wait_for_selector(".attack-step.waiting-step[inert]")
+    phone.page.wait_for_selector("#pending")
+    phone.calm()
+    assert places(phone, step) == before
+    phone.screenshot(f"duren-swap-waiting-{size}", full_page=False)
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector(".attack-step .exchange-done")
+    phone.settled()
+    phone.calm()
+    phone.screenshot(f"duren-swapped-{size}", full_page=False)
+    assert exchanges(server_api, match_id) == [(1, None)]
+    assert phone.page.locator("#refusal").count() == 0
+    assert phone.text(".attack-step .exchange-done") == "✓ Bob swapped 9♠ for Q♠"
+    assert places(phone, kept) == (before[0], before[1][:len(kept)])
+    phone.click("#undo")  # the swap taken back: its buttons come again, in their place
+    phone.page.wait_for_selector(swap[1])
+    phone.settled()
+    phone.calm()
+    assert places(phone, step) == before
+    assert exchanges(server_api, match_id) == [(1, 3)]
+
     phone.tap_card("9H")
     phone.tap_card("9D")
     phone.calm()
-    assert (phone.page.evaluate("window.scrollY"), on_the_screen(phone, last_row)) == before
+    assert places(phone, step) == before
     assert phone.text("#log-attack") == "Attack with 2 cards"
     phone.screenshot(f"duren-attack-chosen-{size}", full_page=False)
     phone.tap_card("9D")

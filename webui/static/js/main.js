@@ -128,11 +128,12 @@ function drawBottom() {
 let stepShown = null; // the step (of this match, at this seq) last brought into view
 
 /**
- * A step marked `data-in-view` (Dureń's attack and defence: a keypad of every card) may reach below the bottom
- * bar on a small phone, which the page keeps room for below its content. When such a step comes, the page
- * scrolls just enough that its keypad and log button are above the bar (never its heading under the top
- * bar), and its controls count as moved: a tap in that moment is ignored (taps.js). Only when the step
- * comes: while it is entered, and when it is already in view, nothing scrolls.
+ * A step marked `data-in-view` (Dureń's attack and defence: a keypad of every card, and right after the deal the
+ * swap of the nine of trumps below the log button) may reach below the bottom bar on a small phone, which the
+ * page keeps room for below its content. When such a step comes, the page scrolls just enough that the whole
+ * step, down to its last button, is above the bar (never its heading under the top bar), and its controls
+ * count as moved: a tap in that moment is ignored (taps.js). Only when the step comes: while it is entered,
+ * and when it is already in view, nothing scrolls.
  */
 function bringStepInView() {
   const step = app.ui.tab === "table" ? main().querySelector(".action[data-in-view]") : null;
@@ -143,9 +144,8 @@ function bringStepInView() {
   }
   stepShown = shown;
   const bar = document.getElementById("bottom");
-  const end = step.querySelector(":scope > .primary");
-  if (bar.hidden || !end) return;
-  const below = end.getBoundingClientRect().bottom + 8 - bar.getBoundingClientRect().top;
+  if (bar.hidden) return;
+  const below = step.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
   const room = step.getBoundingClientRect().top - document.querySelector(".bar").getBoundingClientRect().bottom;
   const by = Math.min(below, room);
   if (by <= 0) return;

@@ -98,7 +98,9 @@ function renderTable(root, ctx) {
   let action;
   if (state.status === "finished") action = finishedPanel(ctx);
   else if (!ctx.canScore) action = waitingText(ctx);
-  else if (!mayEnterMore(ctx)) action = h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  else if (!mayEnterMore(ctx)) {
+    action = (rules.waitingPanel && rules.waitingPanel(ctx)) || h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  }
   else action = rules.actionPanel(ctx);
   const trump = rules.trump ? rules.trump(ctx) : null;
   const tableArea = h("div", { class: "table-area", "data-area": "table" },

@@ -73,6 +73,29 @@ function beats(card, other, trump, order) {
   return b.suit === trump;
 }
 
+/**
+ * Right after the deal, the swap of the nine of trumps, at the end of the attack step (under the thumb, above the
+ * bottom bar): a button for each seat that may hold the nine; once swapped, who swapped, in a slot of the same
+ * height until the first attack, so that neither the swap nor its undo moves a key. Null when there is no swap.
+ */
+function exchangeSlot(ctx) {
+  const { state } = ctx;
+  const open = state.expected.exchange;
+  const done = state.deal.exchange;
+  if (open) {
+    return h("div", { class: "exchange", role: "group", "aria-labelledby": "exchange-what" },
+      h("p", { class: "exchange-what", id: "exchange-what",
+               text: t("attack.exchange_what", { nine: cardText(open.nine), card: cardText(open.face_up) }) }),
+      h("div", { class: "exchange-seats" }, open.seats.map((s) => h("button", {
+        type: "button", class: "secondary", "data-exchange": s, "data-records": "exchange",
+        on: { click: () => ctx.send({ type: "exchange", seat: s }) },
+      }, t("attack.exchange_seat", { name: ctx.names[s] })))));
+  }
+  if (!done || state.deal.rounds.length) return null;
+  return h("div", { class: "exchange" }, h("p", { class: "exchange-done",
+    text: `✓ ${t("event.exchange", { name: ctx.names[done.seat], nine: cardText(done.nine), card: cardText(done.face_up) })}` }));
+}
+
 function attackPanel(ctx) {
   const { state, ui } = ctx;
   const expected = state.expected;
@@ -80,7 +103,6 @@ function attackPanel(ctx) {
   const chosen = ui.attack || (ui.attack = []);
   const out = gone(state.deal, seat);
   const who = t("attack.who", { name: ctx.names[seat] });
-  const exchange = expected.exchange;
   // the cards chosen take the place of the hint (one slot, of one height): the keypad and its log button stay put
   return h("section", { class: "action attack-step", "aria-label": who, "data-in-view": "attack" },
     h("h2", { text: who }),
@@ -98,10 +120,7 @@ function attackPanel(ctx) {
     h("button", { type: "button", class: "primary wide", id: "log-attack", "data-records": "attack", disabled: !chosen.length,
                   on: { click: () => ctx.send({ type: "attack", seat, cards: chosen }) } },
     chosen.length ? tn("attack.log", chosen.length) : t("attack.pick")),
-    exchange ? h("div", { class: "exchange" }, exchange.seats.map((s) => h("button", {
-      type: "button", class: "secondary wide", "data-exchange": s, "data-records": "exchange",
-      on: { click: () => ctx.send({ type: "exchange", seat: s }) },
-    }, t("attack.exchange", { name: ctx.names[s], nine: cardText(exchange.nine), card: cardText(exchange.face_up) })))) : null);
+    exchangeSlot(ctx));
 }
 
 function defendPanel(ctx) {
@@ -143,6 +162,22 @@ function defendPanel(ctx) {
     t("defend.log", { beaten, taken: attack.length - beaten })));
 }
 
+/**
+ * While an entry made from the attack or the defence waits to be sent: that step as it was, greyed and out of
+ * reach (inert), the attack's hint saying what it waits for. It keeps its height, so that nothing on the page
+ * moves under the finger until the server's answer brings the next step; null for the deal.
+ */
+function waitingPanel(ctx) {
+  const type = ctx.state.expected && ctx.state.expected.type;
+  if (type !== "attack" && type !== "defend") return null;
+  const panel = type === "defend" ? defendPanel(ctx) : attackPanel(ctx);
+  panel.inert = true;
+  panel.classList.add("waiting-step");
+  panel.setAttribute("aria-busy", "true");
+  panel.querySelector(":scope > .chosen-cards")?.replaceChildren(h("span", { class: "hint", text: t("play.waiting_to_send") }));
+  return panel;
+}
+
 function actionPanel(ctx) {
   const { state, ui } = ctx;
   const expected = state.expected;
@@ -155,7 +190,7 @@ function actionPanel(ctx) {
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
     return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t(`deal.${ctx.state.game}`, { name }) });
   }
-  if (ctx.pending().length) return h("section", { class: "action" }, h("p", { class: "hint", text: t("play.waiting_to_send") }));
+  if (ctx.pending().length) return waitingPanel(ctx);
   if (expected.type === "defend") return defendPanel(ctx);
   return attackPanel(ctx);
 }
@@ -168,6 +203,7 @@ export const attackBeat = {
   trump,
   result,
   actionPanel,
+  waitingPanel,
   extraControls: () => [],
   seatsSelectable: () => false,
   turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "defend" ? t("table.defends") : t("table.attacks")),
