@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import api.matches
 import api.views
 
 EVENTS = "/api/matches/{id}/events"
@@ -149,6 +150,7 @@ def test_an_unexpected_failure_is_a_500_without_a_trace(client, dealt, monkeypat
         raise RuntimeError("secret internals /etc/passwd")
 
     monkeypatch.setattr(api.views.Match, "view", broken)
+    client.application.extensions[api.matches.CACHE].states.clear()  # the deal's answer is not served again
     response = client.get(f"/api/matches/{dealt['id']}")
     error = assert_error_shape(response, 500, "internal_error")
     assert "secret" not in response.get_data(as_text=True)
