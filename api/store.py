@@ -13,8 +13,9 @@ That key is the compare-and-swap of the log: a writer decides event n+1 on the n
 inserts it as seq n+1, which succeeds only if nobody appended in between, so no write needs to hold the
 lock while the referee decides (the unique index on a creation's Idempotency-Key does the same for
 matches). A write is a few INSERTs, all or none, handed to the process's writer (`Connections.write`):
-real threads, off the server's loop, commit with `BEGIN IMMEDIATE` (waiting up to the busy timeout for
-the other processes) the writes queued meanwhile, each in a savepoint of its own, one sync for them all.
+on gevent's loop one real thread of the process (`Committer`; else the request's own thread) commits with
+`BEGIN IMMEDIATE` (waiting up to the busy timeout for the other processes) the writes queued meanwhile,
+each all or nothing (one statement by itself, several in a savepoint of their own), one sync for them all.
 
 Only `migrate` (at start) creates the database file. A request opens an existing file or fails: a file
 or folder gone missing is a fault (answered 503), not a fresh empty store that would hide the matches.
