@@ -163,7 +163,8 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     """The attacker's keypad (its last row too), its log button and, right after the deal, the buttons that swap
     the nine of trumps are on the screen as the step comes, none under the fixed bar with Undo, in every language:
     the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once), the wait for
-    the server to take it, and its undo move nothing."""
+    the server to take it, and its undo move nothing. While a swap, an attack or a defence waits to be sent, the
+    seat whose turn it is stays highlighted."""
     phone = new_phone(viewport=PHONES[size])
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")
@@ -200,6 +201,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.page.wait_for_selector("#pending")
     phone.calm()
     assert places(phone, step) == before
+    assert to_act(phone) == ("1", "attacks")  # whose turn it is stays shown while the swap waits
     phone.screenshot(f"duren-swap-waiting-{size}", full_page=False)
     phone.context.set_offline(False)
     phone.page.wait_for_selector(".attack-step .exchange-done")
@@ -224,8 +226,28 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#log-attack") == "Attack with 2 cards"
     phone.screenshot(f"duren-attack-chosen-{size}", full_page=False)
     phone.tap_card("9D")
+    phone.context.set_offline(True)  # the attack waits to be sent
     phone.click("#log-attack")
+    phone.page.wait_for_selector(".attack-step.waiting-step[inert]")
+    assert to_act(phone) == ("1", "attacks")
+    phone.context.set_offline(False)
     phone.page.wait_for_selector(".defend-step")
     phone.calm()
     fully_shown(phone, "#log-defence")
     phone.screenshot(f"duren-defend-step-{size}", full_page=False)
+
+    phone.tap_card("10H")
+    phone.context.set_offline(True)  # the defence waits to be sent
+    phone.click("#log-defence")
+    phone.page.wait_for_selector(".defend-step.waiting-step[inert]")
+    assert to_act(phone) == ("0", "defends")
+    phone.screenshot(f"duren-defence-waiting-{size}", full_page=False)
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector(".attack-step h2:text('Ala attacks')")
+
+
+def to_act(phone) -> tuple[str, str]:
+    """The seat drawn as the one to act, and its badge."""
+    seat = phone.page.locator(".seat.to-act")
+    assert seat.count() == 1, "no seat is drawn as the one to act"
+    return seat.get_attribute("data-seat"), seat.locator(".badge.turn").inner_text()

@@ -55,6 +55,11 @@ export function actingSeat(ctx) {
   if (ctx.ui.seat !== null && ctx.ui.seat !== undefined) return ctx.ui.seat;
   const provisional = provisionalSeat(ctx);
   if (provisional !== undefined) return provisional;
+  return expectedSeat(ctx);
+}
+
+/** Who the referee expects to act, by the state as the server last sent it (entries waiting here aside). */
+export function expectedSeat(ctx) {
   const expected = ctx.state.expected;
   if (!expected) return null;
   return expected.seat ?? (expected.seats ? expected.seats[0] : null); // bids in any order: the first still to bid
@@ -63,7 +68,7 @@ export function actingSeat(ctx) {
 /** The seats, clockwise, as at the table: the one to act highlighted, each with what lies in front of them. */
 export function seatList(ctx, rules) {
   const { state } = ctx;
-  const acting = actingSeat(ctx);
+  const acting = (rules.actingSeat || actingSeat)(ctx);
   const dealer = state.deal ? state.deal.dealer : state.dealer;
   const selectable = ctx.canScore && state.status === "playing" && rules.seatsSelectable(ctx);
   return h("ol", { class: ["seats", state.players.length > 4 && "many"], "aria-label": t("table.seats") }, state.players.map((player) => {

@@ -4,7 +4,7 @@ import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { cardChip, dealPanel } from "../table.js";
+import { cardChip, dealPanel, expectedSeat } from "../table.js";
 
 function figures(ctx, player) {
   const parts = [tn("seat.points", player.score)];
@@ -206,5 +206,7 @@ export const attackBeat = {
   waitingPanel,
   extraControls: () => [],
   seatsSelectable: () => false,
+  // while an attack, a defence or a swap waits to be sent its step stays as it was, and so does whose turn it is
+  actingSeat: expectedSeat,
   turnLabel: (ctx) => (ctx.state.expected && ctx.state.expected.type === "defend" ? t("table.defends") : t("table.attacks")),
 };
