@@ -146,6 +146,11 @@ SWAPS = '.attack-step .exchange button[data-exchange]'
 SWAP_WORDS = {"en": "Swap the nine of trumps 9♠ for Q♠", "pl": "Wymiana dziewiątki atu 9♠ na D♠",
               "ru": "Обмен девятки козырей 9♠ на Д♠"}
 TABLE = {"en": "Table", "pl": "Stół", "ru": "Стол"}  # the table's tab, once the words of the language are drawn
+RECORDED = {"en": "Recorded: Ala deals · trump Q♠", "pl": "Zapisano: rozdaje Ala · atu D♠",
+            "ru": "Записано: сдаёт Ala · козырь Д♠"}  # the bottom bar's word on the deal, in the table's language
+UNDO_DEAL = {"en": "↶ Undo: Ala deals · trump Q♠", "pl": "↶ Cofnij: rozdaje Ala · atu D♠",
+             "ru": "↶ Отменить: сдаёт Ala · козырь Д♠"}
+BOTTOM = ("#last-word", "#undo")
 
 
 def places(phone, selectors: tuple[str, ...]) -> tuple:
@@ -164,7 +169,8 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     the nine of trumps are on the screen as the step comes, none under the fixed bar with Undo, in every language:
     the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once), the wait for
     the server to take it, and its undo move nothing. While a swap, an attack or a defence waits to be sent, the
-    seat whose turn it is stays highlighted."""
+    seat whose turn it is stays highlighted. When the table switches language, the bottom bar says what became
+    of the last tap again in the new language, in the same place."""
     phone = new_phone(viewport=PHONES[size])
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")
@@ -181,6 +187,8 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     for selector in step:
         fully_shown(phone, selector)
     before = places(phone, step)
+    bottom = places(phone, BOTTOM)
+    assert phone.text("#last-word") == RECORDED["en"]
     for lang in ("pl", "ru", "en"):
         phone.click(f'#langs button[data-lang="{lang}"]')
         phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
@@ -189,6 +197,9 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
         phone.calm()
         assert phone.text(".attack-step .exchange-what") == SWAP_WORDS[lang]
         assert places(phone, step) == before, lang  # the words change, not where the keys are
+        # what the bottom bar said about the last tap is said again in the new language, in the same place
+        assert (phone.text("#last-word"), phone.text("#undo")) == (RECORDED[lang], UNDO_DEAL[lang])
+        assert places(phone, BOTTOM) == bottom, lang
         phone.screenshot(f"duren-swap-{size}-{lang}", full_page=False)
 
     box = phone.page.locator(swap[1]).bounding_box()
@@ -237,13 +248,22 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.screenshot(f"duren-defend-step-{size}", full_page=False)
 
     phone.tap_card("10H")
-    phone.context.set_offline(True)  # the defence waits to be sent
+    phone.context.set_offline(True)  # the defence waits to be sent, and the table switches to Russian meanwhile
     phone.click("#log-defence")
     phone.page.wait_for_selector(".defend-step.waiting-step[inert]")
     assert to_act(phone) == ("0", "defends")
-    phone.screenshot(f"duren-defence-waiting-{size}", full_page=False)
+    bottom = places(phone, BOTTOM)
+    assert phone.text("#last-word") == "Sending: Ala beat 9♥/10♥"
+    phone.click('#langs button[data-lang="ru"]')
+    phone.page.wait_for_function("() => document.querySelector('#tab-table').textContent === 'Стол'")
+    phone.calm()
+    assert phone.text("#last-word") == "Отправка: Ala бьёт 9♥/10♥"
+    assert phone.text("#undo") == "↶ Отменить: Ala бьёт 9♥/10♥ (ждёт отправки)"
+    assert places(phone, BOTTOM) == bottom
+    assert to_act(phone) == ("0", "отбивается")
+    phone.screenshot(f"duren-defence-waiting-{size}-ru", full_page=False)
     phone.context.set_offline(False)
-    phone.page.wait_for_selector(".attack-step h2:text('Ala attacks')")
+    phone.page.wait_for_selector(".attack-step h2:text('Атакует Ala')")
 
 
 def to_act(phone) -> tuple[str, str]:

@@ -33,7 +33,7 @@ const app = {
   polling: false,
   arriving: Promise.resolve(),
   lastLive: null, // the latest event an undo would take back (scorers only)
-  lastWord: "", // what became of the last tap, in the bar at the bottom
+  lastWord: () => "", // what became of the last tap, in the bar at the bottom: words drawn in the page's language
   pushed: false, // another phone moved the table since the page was last drawn
   linkKey: null, // a key that came in the address, until the server confirms it is the match's
   showHands: false, // the hands entered for the referee are shown on this phone (asked for, per match)
@@ -66,9 +66,9 @@ function context() {
     ui: app.ui,
     pending: () => (app.outbox ? app.outbox.entries() : []),
     lastLive: app.lastLive,
-    lastWord: app.lastWord,
+    lastWord: app.lastWord(),
     ask: showQuestion,
-    say: (text) => say(text),
+    say: (words) => say(words),
     showHands: app.showHands,
     toggleHands,
     log: () => app.log,
@@ -153,23 +153,28 @@ function bringStepInView() {
   touch(step);
 }
 
-/** Says in the bottom bar what became of the last tap. */
-function say(text) {
-  app.lastWord = text;
+/**
+ * Says in the bottom bar what became of the last tap. `words` makes the text (`() => t(...)`), so that the bar
+ * says it again in the new language when the table switches: a string is kept as it is.
+ */
+function say(words) {
+  app.lastWord = typeof words === "function" ? words : () => words;
   const word = document.getElementById("last-word");
-  if (word) word.textContent = text;
+  if (word) word.textContent = app.lastWord();
 }
 
 /** The second tap of a recording control: ask, away from the finger, whether it was meant. */
 function askTwice(el, identity) {
-  const records = el.dataset.records;
-  let text;
-  if (records === "play") text = t("double.play", { name: el.dataset.who, card: cardText(el.dataset.card) });
-  else if (records === "bid") text = t("double.bid", { name: el.dataset.who, bid: el.dataset.bid });
-  else if (records === "undo") text = t("double.undo");
-  else text = t("double.again", { what: el.textContent.trim() });
-  say(`${t("double.asked")} ${text}`);
-  showQuestion(text, { yes: () => { if (!tapAgain(identity)) say(t("double.gone")); } });
+  const { records, who, card, bid } = el.dataset;
+  const label = el.textContent.trim();
+  const question = () => {
+    if (records === "play") return t("double.play", { name: who, card: cardText(card) });
+    if (records === "bid") return t("double.bid", { name: who, bid });
+    if (records === "undo") return t("double.undo");
+    return t("double.again", { what: label });
+  };
+  say(() => `${t("double.asked")} ${question()}`);
+  showQuestion(question(), { yes: () => { if (!tapAgain(identity)) say(() => t("double.gone")); } });
 }
 
 function draw() {
@@ -194,7 +199,8 @@ function send(body) {
   clearRefusals();
   app.outbox.add("events", body, app.state.seq);
   resetEntry();
-  say(t("word.sending", { what: describeEvent(body, app.state.players.map((p) => p.name)) }));
+  const names = app.state.players.map((p) => p.name);
+  say(() => t("word.sending", { what: describeEvent(body, names) }));
   render();
 }
 
@@ -208,12 +214,12 @@ function undo() {
   clearRefusals();
   if (app.outbox.cancelLast()) {
     showNotice(t("undo.cancelled"));
-    say(t("undo.cancelled"));
+    say(() => t("undo.cancelled"));
     render();
     return;
   }
   app.outbox.add("undo", {}, app.state.seq);
-  say(t("word.sending", { what: t("event.undo_request") }));
+  say(() => t("word.sending", { what: t("event.undo_request") }));
   resetEntry();
   render();
 }
@@ -247,13 +253,13 @@ async function recorded(answer, entry) {
   if (event.type === "undo") {
     const log = await readLog();
     const undone = log.find((e) => e.seq === event.undoes);
-    const what = undone ? describeEvent(undone, names) : t("undo.unknown");
-    showNotice(t("undo.done", { what }), { detail: t("undo.recorded") });
-    say(t("undo.done", { what }));
+    const what = () => (undone ? describeEvent(undone, names) : t("undo.unknown"));
+    showNotice(t("undo.done", { what: what() }), { detail: t("undo.recorded") });
+    say(() => t("undo.done", { what: what() }));
   } else if (event.type === "deal" && !("dealer" in entry.body)) {
     showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
   }
-  if (event.type !== "undo") say(t("announce.recorded", { what: describeEvent(event, names) }));
+  if (event.type !== "undo") say(() => t("announce.recorded", { what: describeEvent(event, names) }));
   announce(t("announce.recorded", { what: describeEvent(event, names) }));
   render();
 }
@@ -288,10 +294,10 @@ async function refused(error, entry, dropped) {
     if (app.key) await readLog();
   }
   const { expect_seq: _, ...body } = entry.body;
-  const what = entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names);
-  say(t("referee.not_recorded", { what }));
+  const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
+  say(() => t("referee.not_recorded", { what: what() }));
   showError(error, {
-    what: t("referee.not_recorded", { what }),
+    what: t("referee.not_recorded", { what: what() }),
     names,
     letItStand: () => send({ ...body, force: true }),
     sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
@@ -500,7 +506,7 @@ window.addEventListener("hashchange", () => { if (location.hash.includes("key=")
 onMessagesChanged(() => touch(main().querySelector(".table-area")));
 watchTaps({
   active: () => Boolean(app.matchId && app.state),
-  ignored: () => say(t("tap.ignored")),
+  ignored: () => say(() => t("tap.ignored")),
   twice: askTwice,
 });
 boot();

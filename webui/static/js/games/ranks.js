@@ -71,7 +71,7 @@ function playPanel(ctx) {
       records: seat === null ? null : { who: ctx.names[seat] },
       onPick: (card) => {
         if (seat === null) {
-          ctx.say(t("play.tap_seat_first"));
+          ctx.say(() => t("play.tap_seat_first"));
           return;
         }
         ctx.send({ type: "play", seat, card });

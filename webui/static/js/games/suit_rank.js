@@ -88,7 +88,7 @@ function playPanel(ctx) {
       label: t("keypad.label"),
       records: seat === null ? null : { who: ctx.names[seat] },
       onPick: (card) => {
-        if (seat === null) ctx.say(t("play.tap_seat_first"));
+        if (seat === null) ctx.say(() => t("play.tap_seat_first"));
         else ctx.send({ type: "play", seat, card });
       },
     }));
