@@ -158,6 +158,36 @@ def places(phone, selectors: tuple[str, ...]) -> tuple:
     return phone.page.evaluate("window.scrollY"), [on_the_screen(phone, selector) for selector in selectors]
 
 
+def lines(phone, selector: str) -> list[str]:
+    """The element's text as the browser lays it out, a string per line."""
+    return phone.page.eval_on_selector(selector, """el => {
+        const lines = [];
+        let top = null;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.length; i++) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const box = [...range.getClientRects()].find((r) => r.width > 0);
+                if (box && (top === null || box.top > top + 2)) {
+                    lines.push("");
+                    top = box.top;
+                }
+                if (lines.length) lines[lines.length - 1] += node.data[i];
+            }
+        }
+        return lines.map((line) => line.trim());
+    }""")
+
+
+def deal_line_reads_well(phone) -> None:
+    """The deal line ("Rozdanie 1 · atu ♠ · … · odrzucone 0") fits its two lines and wraps only after a dot:
+    a number is never left alone at the start of a line, away from its word."""
+    shown = lines(phone, "#deal-info")
+    assert 1 <= len(shown) <= 2 and all(line.endswith("·") for line in shown[:-1]), shown
+
+
 def exchanges(server_api, match_id: str) -> list[tuple[int, int | None]]:
     events = server_api(f"/api/matches/{match_id}/events")["events"]
     return [(e["seat"], e["undone_by"]) for e in events if e["type"] == "exchange"]
@@ -170,7 +200,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     the table taps them without scrolling. Choosing cards, the swap (tapped twice: recorded once), the wait for
     the server to take it, and its undo move nothing. While a swap, an attack or a defence waits to be sent, the
     seat whose turn it is stays highlighted. When the table switches language, the bottom bar says what became
-    of the last tap again in the new language, in the same place."""
+    of the last tap again in the new language, in the same place; the deal line wraps only between its parts."""
     phone = new_phone(viewport=PHONES[size])
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     phone.tap_card("QS")
@@ -189,6 +219,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     before = places(phone, step)
     bottom = places(phone, BOTTOM)
     assert phone.text("#last-word") == RECORDED["en"]
+    deal_line_reads_well(phone)
     for lang in ("pl", "ru", "en"):
         phone.click(f'#langs button[data-lang="{lang}"]')
         phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
@@ -200,6 +231,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
         # what the bottom bar said about the last tap is said again in the new language, in the same place
         assert (phone.text("#last-word"), phone.text("#undo")) == (RECORDED[lang], UNDO_DEAL[lang])
         assert places(phone, BOTTOM) == bottom, lang
+        deal_line_reads_well(phone)
         phone.screenshot(f"duren-swap-{size}-{lang}", full_page=False)
 
     box = phone.page.locator(swap[1]).bounding_box()
@@ -245,6 +277,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.page.wait_for_selector(".defend-step")
     phone.calm()
     fully_shown(phone, "#log-defence")
+    deal_line_reads_well(phone)
     phone.screenshot(f"duren-defend-step-{size}", full_page=False)
 
     phone.tap_card("10H")
@@ -261,9 +294,18 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#undo") == "↶ Отменить: Ala бьёт 9♥/10♥ (ждёт отправки)"
     assert places(phone, BOTTOM) == bottom
     assert to_act(phone) == ("0", "отбивается")
+    deal_line_reads_well(phone)
     phone.screenshot(f"duren-defence-waiting-{size}-ru", full_page=False)
     phone.context.set_offline(False)
     phone.page.wait_for_selector(".attack-step h2:text('Атакует Ala')")
+    phone.page.evaluate("window.scrollTo(0, 0)")  # the top of the table, the deal line, in each language
+    for lang in ("ru", "pl", "en"):
+        if lang != "ru":
+            phone.click(f'#langs button[data-lang="{lang}"]')
+            phone.page.wait_for_function("tab => document.querySelector('#tab-table').textContent === tab",
+                                         arg=TABLE[lang])
+        deal_line_reads_well(phone)
+        phone.screenshot(f"duren-table-top-{size}-{lang}", full_page=False)
 
 
 def to_act(phone) -> tuple[str, str]:

@@ -92,6 +92,16 @@ function finishedPanel(ctx) {
     h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")));
 }
 
+/**
+ * The line about the deal, its parts ("Deal 1", "stock 11", "discarded 0") joined by dots. A part is never
+ * broken: where the line wraps, it wraps after a dot, so that no number is left alone at the start of a line.
+ */
+function dealLine(parts) {
+  const last = parts.length - 1;
+  return h("p", { class: "deal-info", id: "deal-info" }, parts.map((part, i) => [
+    h("span", { class: "deal-part", text: i < last ? `${part} ·` : part }), i < last ? " " : null]));
+}
+
 function renderTable(root, ctx) {
   const rules = rulesOf(ctx.state);
   const { state } = ctx;
@@ -104,7 +114,7 @@ function renderTable(root, ctx) {
   else action = rules.actionPanel(ctx);
   const trump = rules.trump ? rules.trump(ctx) : null;
   const tableArea = h("div", { class: "table-area", "data-area": "table" },
-    h("p", { class: "deal-info", id: "deal-info", text: rules.dealInfo(ctx) }),
+    dealLine(rules.dealInfo(ctx)),
     seatList(ctx, rules),
     h("div", { class: ["trick-slot", trump && "with-trump"] }, trump, rules.lastTrick(ctx)));
   root.replaceChildren(...[

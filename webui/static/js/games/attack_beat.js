@@ -20,11 +20,11 @@ function inFront(ctx, seat) {
 
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
-  if (!deal) return "";
+  if (!deal) return [];
   const parts = [t("info.deal", { n: deal.number }), t("info.trump_suit", { suit: SUIT_SYMBOLS[deal.trump_suit] })];
   if (deal.face_up) parts.push(t("info.face_up", { card: cardText(deal.face_up) }));
   parts.push(t("info.stock", { n: deal.stock }), t("info.discards", { n: deal.discards }));
-  return parts.join(" · ");
+  return parts;
 }
 
 function lastTrick(ctx) {

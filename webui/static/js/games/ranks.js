@@ -20,10 +20,10 @@ function figures(ctx, player) {
 
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
-  if (!deal) return "";
+  if (!deal) return [];
   const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
   if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.rules.hand_sizes[0] }));
-  return parts.join(" · ");
+  return parts;
 }
 
 function result(ctx) {

@@ -19,12 +19,12 @@ function handsInMatch(state) {
 
 function dealInfo(ctx) {
   const deal = ctx.state.deal;
-  if (!deal) return "";
+  if (!deal) return [];
   const parts = [t("info.hand", { n: deal.number, of: deal.hands }), tn("info.cards", deal.cards),
                  t("info.dealer", { name: ctx.names[deal.dealer] })];
   parts.push(deal.trump_card ? t("info.trump", { card: cardText(deal.trump_card) }) : t("info.no_trump"));
   if (deal.phase === "playing") parts.push(t("info.trick", { n: deal.trick, of: deal.cards }));
-  return parts.join(" · ");
+  return parts;
 }
 
 /** The trump, big, beside the trick: the turned-up card, or none. */
