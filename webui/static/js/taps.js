@@ -29,10 +29,13 @@ export function identityOf(el) {
   return `${place}|${el.tagName}${what}`;
 }
 
-/** The control's box on the page (on the screen, for a control in a fixed bar): scrolling moves nothing. */
+/**
+ * The control's box on the page (on the screen, for a control in the bottom bar or the top bar, which sticks to
+ * the top of the screen): scrolling moves nothing.
+ */
 function boxText(el) {
   const r = el.getBoundingClientRect();
-  const fixed = Boolean(el.closest(".fixed-bar"));
+  const fixed = Boolean(el.closest(".fixed-bar, header.bar"));
   let x = fixed ? r.left : r.left + window.scrollX;
   let y = fixed ? r.top : r.top + window.scrollY;
   for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
