@@ -234,6 +234,8 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
         deal_line_reads_well(phone)
         phone.screenshot(f"duren-swap-{size}-{lang}", full_page=False)
 
+    offered = entry_shown(phone, ".attack-step")
+    assert offered["swap"] == [] and offered["picked"] == []
     box = phone.page.locator(swap[1]).bounding_box()
     finger = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     phone.context.set_offline(True)  # the swap waits to be sent: the step stays as it was, out of reach
@@ -244,6 +246,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.page.wait_for_selector("#pending")
     phone.calm()
     assert places(phone, step) == before
+    assert entry_shown(phone, ".attack-step") == {**offered, "swap": ["1"]}  # Bob's swap, the one waiting
     assert to_act(phone) == ("1", "attacks")  # whose turn it is stays shown while the swap waits
     phone.screenshot(f"duren-swap-waiting-{size}", full_page=False)
     phone.context.set_offline(False)
@@ -269,9 +272,16 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#log-attack") == "Attack with 2 cards"
     phone.screenshot(f"duren-attack-chosen-{size}", full_page=False)
     phone.tap_card("9D")
-    phone.context.set_offline(True)  # the attack waits to be sent
+    phone.calm()
+    entered = entry_shown(phone, ".attack-step")
+    assert (entered["picked"], entered["keys"], entered["log"]) == (["9♥"], ["9H"], "Attack with 1 card")
+    phone.context.set_offline(True)  # the attack waits to be sent: drawn as it was entered, nothing moves
     phone.click("#log-attack")
     phone.page.wait_for_selector(".attack-step.waiting-step[inert]")
+    phone.calm()
+    assert entry_shown(phone, ".attack-step") == entered
+    assert places(phone, step) == before
+    phone.screenshot(f"duren-attack-waiting-{size}", full_page=False)
     assert to_act(phone) == ("1", "attacks")
     phone.context.set_offline(False)
     phone.page.wait_for_selector(".defend-step")
@@ -281,9 +291,19 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.screenshot(f"duren-defend-step-{size}", full_page=False)
 
     phone.tap_card("10H")
+    phone.calm()
+    defence = (".defend-step h2", ".defend-step .beat-row", ".defend-step .keypad .keyrow:last-child", "#log-defence")
+    where = places(phone, defence)
+    entered = entry_shown(phone, ".defend-step")
+    assert (entered["picked"], entered["keys"], entered["log"]) == (["9♥ → 10♥ Take it"], ["10H"], "Beat 1, take 0")
     phone.context.set_offline(True)  # the defence waits to be sent, and the table switches to Russian meanwhile
     phone.click("#log-defence")
     phone.page.wait_for_selector(".defend-step.waiting-step[inert]")
+    phone.calm()
+    # the step waiting shows the defence being sent (10♥ beats 9♥), not a blank one, and nothing moved
+    assert entry_shown(phone, ".defend-step") == entered
+    assert places(phone, defence) == where
+    phone.screenshot(f"duren-defence-waiting-{size}", full_page=False)
     assert to_act(phone) == ("0", "defends")
     bottom = places(phone, BOTTOM)
     assert phone.text("#last-word") == "Sending: Ala beat 9♥/10♥"
@@ -294,6 +314,8 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#undo") == "↶ Отменить: Ala бьёт 9♥/10♥ (ждёт отправки)"
     assert places(phone, BOTTOM) == bottom
     assert to_act(phone) == ("0", "отбивается")
+    in_russian = {**entered, "picked": ["9♥ → 10♥ Забрать"], "log": "Побить 1, забрать 0"}
+    assert entry_shown(phone, ".defend-step") == in_russian  # the same entry, in the table's language
     deal_line_reads_well(phone)
     phone.screenshot(f"duren-defence-waiting-{size}-ru", full_page=False)
     phone.context.set_offline(False)
@@ -306,6 +328,18 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
                                          arg=TABLE[lang])
         deal_line_reads_well(phone)
         phone.screenshot(f"duren-table-top-{size}-{lang}", full_page=False)
+
+
+def entry_shown(phone, step: str) -> dict:
+    """What a Dureń step shows as entered: the cards picked (the attack's, or each attacking card's row with what
+    beats it), the keys pressed, the swap tapped and the words of its log button."""
+    return phone.page.eval_on_selector(step, """el => ({
+        picked: [...el.querySelectorAll('.chosen-cards .card, .beat-row')]
+            .map(e => e.innerText.replace(/\\s+/g, ' ').trim()),
+        keys: [...el.querySelectorAll('.keypad [aria-pressed="true"]')].map(e => e.dataset.card),
+        swap: [...el.querySelectorAll('.exchange [aria-pressed="true"]')].map(e => e.dataset.exchange),
+        log: el.querySelector('.primary.wide').innerText,
+    })""")
 
 
 def to_act(phone) -> tuple[str, str]:

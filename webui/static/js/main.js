@@ -195,9 +195,10 @@ function draw() {
 
 // --- writing ---------------------------------------------------------------------------------------
 
-function send(body) {
+/** Sends an entry; `step`, what the step showed beside it (the defence's row), to draw it the same while it waits. */
+function send(body, step) {
   clearRefusals();
-  app.outbox.add("events", body, app.state.seq);
+  app.outbox.add("events", body, app.state.seq, step);
   resetEntry();
   const names = app.state.players.map((p) => p.name);
   say(() => t("word.sending", { what: describeEvent(body, names) }));

@@ -37,10 +37,14 @@ export class Outbox {
     this.changed();
   }
 
-  /** Queues one write: `route` "events" or "undo"; `seq` the last seq of the log as this phone sees it. */
-  add(route, body, seq) {
+  /**
+   * Queues one write: `route` "events" or "undo"; `seq` the last seq of the log as this phone sees it; `step`,
+   * kept with it and never sent, what the page showed beside it (to draw its step the same while it waits).
+   */
+  add(route, body, seq, step) {
     const entries = this.entries();
     const entry = { id: randomKey(), route, body: { ...body, expect_seq: seq + entries.length } };
+    if (step) entry.step = step;
     this.save([...entries, entry]);
     this.flush();
     return entry;

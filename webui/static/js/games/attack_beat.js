@@ -88,6 +88,7 @@ function exchangeSlot(ctx) {
                text: t("attack.exchange_what", { nine: cardText(open.nine), card: cardText(open.face_up) }) }),
       h("div", { class: "exchange-seats" }, open.seats.map((s) => h("button", {
         type: "button", class: "secondary", "data-exchange": s, "data-records": "exchange",
+        "aria-pressed": ctx.ui.exchange === undefined ? null : String(ctx.ui.exchange === s), // the swap waiting to be sent
         on: { click: () => ctx.send({ type: "exchange", seat: s }) },
       }, t("attack.exchange_seat", { name: ctx.names[s] })))));
   }
@@ -158,23 +159,45 @@ function defendPanel(ctx) {
       },
     }),
     h("button", { type: "button", class: "primary wide", id: "log-defence", "data-records": "defend",
-                  on: { click: () => ctx.send({ type: "defend", seat, beats: attack.filter((c) => assigned[c]).map((c) => ({ card: c, with: assigned[c] })) }) } },
+                  on: { click: () => ctx.send({ type: "defend", seat, beats: attack.filter((c) => assigned[c]).map((c) => ({ card: c, with: assigned[c] })) },
+                                                { active: ui.active }) } },
     t("defend.log", { beaten, taken: attack.length - beaten })));
 }
 
 /**
- * While an entry made from the attack or the defence waits to be sent: that step as it was, greyed and out of
- * reach (inert), the attack's hint saying what it waits for. It keeps its height, so that nothing on the page
- * moves under the finger until the server's answer brings the next step; null for the deal.
+ * The picks of the entry the step waits on, to draw the step as it was when the entry was sent: the first entry
+ * waiting to be sent, when it was made from this step against this state (the attack's cards, the defence's beats
+ * and the row it was on, the seat that swaps); none for an undo or an entry made against another state.
+ */
+function waitingPicks(ctx) {
+  const expected = ctx.state.expected;
+  const entry = ctx.pending()[0];
+  if (!entry || entry.route !== "events" || entry.body.expect_seq !== ctx.state.seq) return {};
+  const body = entry.body;
+  if (body.type === "exchange" && expected.type === "attack" && expected.exchange) return { exchange: body.seat };
+  if (body.type !== expected.type || body.seat !== expected.seat) return {};
+  if (body.type === "attack") return { attack: [...body.cards] };
+  if (body.type !== "defend") return {};
+  const beats = Object.fromEntries(body.beats.map((b) => [b.card, b.with]));
+  const active = entry.step && expected.cards.includes(entry.step.active) ? entry.step.active
+    : expected.cards.find((card) => !beats[card]) || expected.cards[expected.cards.length - 1];
+  return { beats, active };
+}
+
+/**
+ * While an entry made from the attack or the defence (or the swap) waits to be sent: that step as it was when the
+ * entry was sent, drawn from the entry itself (the cards picked, the beats and what is taken, the swap tapped),
+ * greyed and out of reach (inert). It keeps its height, so that nothing on the page moves under the finger until
+ * the server's answer brings the next step; the entries picked on this phone stay cleared. Null for the deal.
  */
 function waitingPanel(ctx) {
   const type = ctx.state.expected && ctx.state.expected.type;
   if (type !== "attack" && type !== "defend") return null;
-  const panel = type === "defend" ? defendPanel(ctx) : attackPanel(ctx);
+  const drawn = { ...ctx, ui: { ...ctx.ui, attack: [], beats: {}, active: undefined, ...waitingPicks(ctx) } };
+  const panel = type === "defend" ? defendPanel(drawn) : attackPanel(drawn);
   panel.inert = true;
   panel.classList.add("waiting-step");
   panel.setAttribute("aria-busy", "true");
-  panel.querySelector(":scope > .chosen-cards")?.replaceChildren(h("span", { class: "hint", text: t("play.waiting_to_send") }));
   return panel;
 }
 
