@@ -489,8 +489,9 @@ class Connections:
     into SQLite stops every request of the process while it runs, and a commit runs for the time of a sync
     to disk (or of the wait for another process's write lock). In the thread SQLite lets go of Python's
     lock while it syncs or waits, and the loop goes on serving. The writes that arrive while a commit runs
-    are committed together in the next transaction, each within a savepoint of its own: one sync to disk
-    for them all, and each still all or nothing (one refused by a key does not stop the others). A write is
+    are committed together in the next transaction, one sync to disk for them all, and each still all or
+    nothing (one refused by a key does not stop the others): a write of one statement by itself, as SQLite
+    undoes a refused statement, a write of several within a savepoint of its own. A write is
     answered only once its transaction is committed.
     """
 
