@@ -171,6 +171,18 @@ def plain(text: str) -> bool:
     return "\0" not in text
 
 
+@contextmanager
+def creation_key(constraint: str, idempotency_key_hash: str | None) -> Iterator[None]:
+    """A match's or an evening's creation: `IdempotencyKeyTaken` when another creation holds the same
+    Idempotency-Key (the unique index `constraint`)."""
+    try:
+        yield
+    except pg_errors.UniqueViolation as exc:
+        if exc.diag.constraint_name == constraint:
+            raise IdempotencyKeyTaken(idempotency_key_hash) from exc
+        raise
+
+
 # --- the store -----------------------------------------------------------------------------------
 
 class PostgresStore(Store):
@@ -288,20 +300,16 @@ class PostgresStore(Store):
     @postgres_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None) -> None:
-        try:
-            with self.connection() as conn, conn.transaction():
-                conn.execute(
-                    "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
-                    "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-                     header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
-                if evening_id is not None:
-                    conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
-                                 [match_id, evening_id, now()])
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "matches_idempotency_key":
-                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
-            raise
+        with creation_key("matches_idempotency_key", idempotency_key_hash), self.connection() as conn, \
+                conn.transaction():
+            conn.execute(
+                "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
+                "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
+                 header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
+            if evening_id is not None:
+                conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
+                             [match_id, evening_id, now()])
 
     @postgres_faults
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
@@ -398,15 +406,10 @@ class PostgresStore(Store):
     @postgres_faults
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
                        idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
-        try:
-            with self.connection() as conn:
-                conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
-                             "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                             [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash])
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "evenings_idempotency_key":
-                raise IdempotencyKeyTaken(idempotency_key_hash) from exc
-            raise
+        with creation_key("evenings_idempotency_key", idempotency_key_hash), self.connection() as conn:
+            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
+                         "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                         [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash])
 
     @postgres_faults
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
