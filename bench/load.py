@@ -162,15 +162,14 @@ def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed
     each = seconds / rounds
     commands = [endless_match(random.Random(seed + number), max(1000, int(each * 2000 / clients)))
                 for number in range(clients)]
-    floor, kibic_run = Run(), Run()
-    turns = [(floor, lambda: measured(masters and masters[1], lambda: asyncio.run(floor_at_once(baseline, clients,
-                                                                                              each)))),
-             (kibic_run, lambda: measured(masters and masters[0], lambda: asyncio.run(kibic_at_once(kibic, commands,
-                                                                                                   each))))]
+    runs = {"floor": Run(), "kibic": Run()}
+    master = {"floor": masters and masters[1], "kibic": masters and masters[0]}
+    load = {"floor": lambda: floor_at_once(baseline, clients, each),
+            "kibic": lambda: kibic_at_once(kibic, commands, each)}
     for number in range(rounds):
-        for pooled, turn in (turns if number % 2 == 0 else turns[::-1]):
-            pooled.absorb(turn())
-    return floor, kibic_run
+        for side in ("floor", "kibic") if number % 2 == 0 else ("kibic", "floor"):
+            runs[side].absorb(measured(master[side], lambda side=side: asyncio.run(load[side]())))
+    return runs["floor"], runs["kibic"]
 
 
 def measured(master: int | None, work) -> Run:
