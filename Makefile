@@ -6,6 +6,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
+# The tests share the cores in TEST_WORKERS processes; those that start a real gunicorn (marked `server`: load,
+# slow clients, streams, durability) or time a loop (`timed`) run after them, alone, so that their timings are
+# the code's own and not the other tests'.
+TEST_WORKERS ?= 2
 
 .PHONY: serve test bench lint install
 
@@ -23,9 +27,10 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench
 	$(PY) -m api.contract --check
-	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
-	if [ $$rc = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; fi; \
-	exit $$rc
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not (server or timed)" $(PYTEST_ARGS); shared=$$?; \
+	$(PY) -m pytest -m "server or timed" $(PYTEST_ARGS); alone=$$?; \
+	if [ $$shared = 5 ] && [ $$alone = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; exit 5; fi; \
+	for rc in $$shared $$alone; do if [ $$rc != 0 ] && [ $$rc != 5 ]; then exit $$rc; fi; done
 
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,bench]'

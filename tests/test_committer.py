@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PRELUDE = """
@@ -82,6 +84,7 @@ def test_writes_arriving_during_a_commit_are_committed_together_each_all_or_noth
     assert found["transactions"] == [1, 11]  # one sync to disk for the eleven that waited
 
 
+@pytest.mark.timed
 def test_the_loop_serves_while_a_commit_waits(tmp_path):
     found = run("""
         ticks = []
