@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from .verdicts import InvalidInput
@@ -38,13 +38,26 @@ class CardError(InvalidInput):
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """A card as people name it: `10H`, `QS`, a bare rank `K` where suits do not matter, or `X`."""
+    """A card as people name it: `10H`, `QS`, a bare rank `K` where suits do not matter, or `X`.
+
+    Its text and hash are worked out once, when it is made: a view of a match writes every card played in the
+    deal, and the referee looks cards up in counts at every play.
+    """
 
     rank: str
     suit: str | None = None
+    text: str = field(init=False, repr=False, compare=False)
+    hashed: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self.rank + (self.suit or ""))
+        object.__setattr__(self, "hashed", hash((self.rank, self.suit)))
 
     def __str__(self) -> str:
-        return self.rank + (self.suit or "")
+        return self.text
+
+    def __hash__(self) -> int:
+        return self.hashed
 
     @property
     def is_joker(self) -> bool:

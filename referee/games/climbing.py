@@ -186,5 +186,8 @@ class ClimbingGame(TrickGame):
         return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
 
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
-        played = Counter(play.seat for trick in deal.tricks for play in trick.plays)
-        return {"cards_left": {str(seat): deal.size - played[seat] for seat in deal.seats}}
+        left = dict.fromkeys(deal.seats, deal.size)
+        for trick in deal.tricks:
+            for play in trick.plays:
+                left[play.seat] -= 1
+        return {"cards_left": {str(seat): cards for seat, cards in left.items()}}

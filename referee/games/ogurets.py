@@ -168,23 +168,16 @@ class Ogurets(ClimbingGame):
         eliminate(state, out, lambda seat: state.scores[seat])  # everyone out at once: by the points of this deal
 
     # --- views ---------------------------------------------------------------------------------
-    def taken(self, deal: ClimbDeal) -> dict[int, list[Trick]]:
-        """The complete tricks each player of the deal has taken, in order."""
-        tricks: dict[int, list[Trick]] = {seat: [] for seat in deal.seats}
+    def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
+        """Besides the cards left: the complete tricks each player of the deal has taken, in order, their cards and
+        points (one pass over the tricks: a view is built at every play)."""
+        taken: dict[str, dict] = {str(seat): {"tricks": [], "cards": [], "points": 0} for seat in deal.seats}
         for trick in deal.tricks:
             if trick.winner is not None:
-                tricks[trick.winner].append(trick)
-        return tricks
-
-    def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
-        taken = {
-            str(seat): {
-                "tricks": [trick.number for trick in tricks],
-                "cards": [str(play.card) for trick in tricks for play in trick.plays],
-                "points": sum(trick_points(trick) for trick in tricks),
-            }
-            for seat, tricks in self.taken(deal).items()
-        }
+                mine = taken[str(trick.winner)]
+                mine["tricks"].append(trick.number)
+                mine["cards"].extend(str(play.card) for play in trick.plays)
+                mine["points"] += trick_points(trick)
         return {**super().deal_details(state, deal), "taken": taken}
 
     def player_view(self, state: Table, seat: int) -> dict:
