@@ -9,7 +9,6 @@ app's JSON provider puts that text into the answer as it is.
 from __future__ import annotations
 
 import json
-import threading
 import weakref
 from typing import Any
 
@@ -18,6 +17,8 @@ from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
 from referee import Match
+
+from . import store
 
 # Types orjson would write its own way are handed to Flask's `default`, as the standard library's encoder would
 # (a date as an HTTP date, a dataclass through `asdict`); keys that are not strings are written as `json` does.
@@ -85,7 +86,7 @@ class HistoryText:
 
 
 _texts: weakref.WeakKeyDictionary[Match, HistoryText] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
+_lock = store.real_lock()  # held for a few steps that never wait
 
 
 def history_text(match: Match) -> Encoded:

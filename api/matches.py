@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -54,7 +53,9 @@ class MatchCache:
         self.evenings: OrderedDict[str, str | None] = OrderedDict()  # match id -> its evening's id
         self.key_hashes: OrderedDict[str, str] = OrderedDict()  # match id -> the hash of its key
         self.states: OrderedDict[str, tuple[weakref.ref, tuple, dict]] = OrderedDict()  # see `built`
-        self.lock = threading.Lock()
+        # held only for a few dictionary steps, which never wait: an operating system's lock, even on gevent's
+        # loop (whose cooperative locks cost more), where no greenlet can switch while holding it
+        self.lock = store.real_lock()
 
     def __len__(self) -> int:
         return len(self.matches)
@@ -139,15 +140,16 @@ def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
     It goes back to the process's cache when the block ends, unless the block raised after changing it:
     a block that records an event must store it before it ends, or raise.
     """
-    match = up_to_date(match_id, cache().take(match_id), latest)
+    held = cache()
+    match = up_to_date(match_id, held.take(match_id), latest)
     seq = match.seq
     try:
         yield match
     except BaseException:
         if match.seq == seq:
-            cache().put(match_id, match)
+            held.put(match_id, match)
         raise
-    cache().put(match_id, match)
+    held.put(match_id, match)
 
 
 def up_to_date(match_id: str, match: Match | None, latest: int | None) -> Match:
@@ -297,11 +299,12 @@ def state(match_id: str, match: Match, keyed: bool) -> dict:
     """
     shown = match if keyed else match.public()
     form = match.seq, shown is match
-    built = cache().built(match_id, match, form)
+    held = cache()
+    built = held.built(match_id, match, form)
     if built is None:
-        built = {"id": match_id, "evening": cache().evening(match_id), **shown.view(),
+        built = {"id": match_id, "evening": held.evening(match_id), **shown.view(),
                  "history": encoding.history_text(match)}
-        cache().keep_built(match_id, match, form, built)
+        held.keep_built(match_id, match, form, built)
     return built
 
 

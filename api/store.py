@@ -32,7 +32,6 @@ import logging
 import os
 import secrets
 import sqlite3
-import threading
 import time
 import weakref
 from abc import ABC, abstractmethod
@@ -498,7 +497,7 @@ class Connections:
     def __init__(self, path: str, idle: int = IDLE_CONNECTIONS):
         self.path, self.idle = path, idle
         self.free: list[tuple[Database, tuple[int, ...]]] = []
-        self.lock = threading.Lock()
+        self.lock = real_lock()  # held for a few list steps, which never wait (a cheap lock on gevent's loop too)
         self.headers = HeaderReader()
         self.queued: list[Write] = []
         self.queue_lock = real_lock()
