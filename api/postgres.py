@@ -47,7 +47,9 @@ from .store import (
     StoreError,
     Unavailable,
     UnknownMatch,
+    logged_event,
     now,
+    payload_text,
 )
 
 log = logging.getLogger(__name__)
@@ -333,14 +335,14 @@ class PostgresStore(Store):
             rows = conn.execute(
                 "SELECT seq, payload FROM events WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
                 [match_id, after, LAST_SEQ if upto is None else upto]).fetchall()
-        return [{**json.loads(payload), "seq": seq} for seq, payload in rows]
+        return [logged_event(payload, seq) for seq, payload in rows]
 
     @postgres_faults
     def event(self, match_id: str, seq: int) -> dict:
         with self.connection() as conn:
             (payload,) = conn.execute("SELECT payload FROM events WHERE match_id = %s AND seq = %s",
                                       [match_id, seq]).fetchone()
-        return {**json.loads(payload), "seq": seq}
+        return logged_event(payload, seq)
 
     @postgres_faults
     def latest_seq(self, match_id: str) -> int:
@@ -367,7 +369,7 @@ class PostgresStore(Store):
                     {"id": match_id, "after": after}).fetchall()
         if not rows or not rows[0][0]:
             raise UnknownMatch(match_id)
-        return rows[0][1] or 0, [{**json.loads(payload), "seq": seq} for _, _, seq, payload in rows if seq is not None]
+        return rows[0][1] or 0, [logged_event(payload, seq) for _, _, seq, payload in rows if seq is not None]
 
     @postgres_faults
     def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
@@ -379,13 +381,12 @@ class PostgresStore(Store):
     @postgres_faults
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
-        payload = {key: value for key, value in event.items() if key != "seq"}
         try:
             with self.connection() as conn, conn.transaction():
                 conn.execute(
                     "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key,
+                    [match_id, event["seq"], event["type"], payload_text(event), now(), idempotency_key,
                      request_hash])
                 conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, event["seq"]])])
         except pg_errors.UniqueViolation as exc:

@@ -30,6 +30,7 @@ import functools
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import time
@@ -42,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
+import orjson
 from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
 
@@ -55,6 +57,7 @@ IDLE_CONNECTIONS = 8  # per process: as many as its requests use at once, most o
 SQLITE_MAGIC = b"SQLite format 3\0"
 HEADER_WAITS = (0.01, 0.02, 0.05, 0.1, 0.2)  # seconds: a checkpoint in progress is done by then
 LAST_SEQ = 2**63 - 1  # SQLite's largest integer: "up to the end of the log"
+LONG_NUMBER = re.compile(r"\d{19}")  # orjson reads a whole number beyond 64 bits as a float, `json` as written
 LOOKUP_CHUNK = 500  # match ids per query, when the streams look up the latest seq of the matches they follow
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -233,6 +236,28 @@ def current(app: Flask | None = None) -> Store:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def payload_text(event: dict) -> str:
+    """The JSON text the log keeps of an event: all but its seq. Written by orjson (a play is logged at every
+    tap), or by the standard library where orjson cannot (a whole number beyond 64 bits)."""
+    payload = {key: value for key, value in event.items() if key != "seq"}
+    try:
+        return orjson.dumps(payload).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(payload)
+
+
+def logged_event(payload: str, seq: int) -> dict:
+    """An event as the log keeps it (`payload_text`) read back, with its seq: by orjson, or by the standard library
+    where orjson would read otherwise (a whole number beyond 64 bits, which it makes a float) or not at all (a
+    lone surrogate, which the standard library wrote escaped)."""
+    if not LONG_NUMBER.search(payload):
+        try:
+            return {**orjson.loads(payload), "seq": seq}
+        except orjson.JSONDecodeError:
+            pass
+    return {**json.loads(payload), "seq": seq}
 
 
 def header(row: dict) -> dict:
@@ -897,12 +922,12 @@ class SQLiteStore(Store):
         rows = get_db().query(
             "SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             [match_id, after, LAST_SEQ if upto is None else upto])
-        return [{**json.loads(row["payload"]), "seq": row["seq"]} for row in rows]
+        return [logged_event(row["payload"], row["seq"]) for row in rows]
 
     @sqlite_faults
     def event(self, match_id: str, seq: int) -> dict:
         rows = get_db().query("SELECT payload FROM events WHERE match_id = ? AND seq = ?", [match_id, seq])
-        return {**json.loads(next(rows)["payload"]), "seq": seq}
+        return logged_event(next(rows)["payload"], seq)
 
     @sqlite_faults
     def latest_seq(self, match_id: str) -> int:
@@ -924,7 +949,7 @@ class SQLiteStore(Store):
         found, latest = rows[0][:2]
         if not found:
             raise UnknownMatch(match_id)
-        return latest or 0, [{**json.loads(payload), "seq": seq} for _, _, seq, payload in rows if seq is not None]
+        return latest or 0, [logged_event(payload, seq) for _, _, seq, payload in rows if seq is not None]
 
     @sqlite_faults
     def latest_seqs(self, match_ids: list[str]) -> dict[str, int]:
@@ -940,8 +965,7 @@ class SQLiteStore(Store):
     @sqlite_faults
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
-        payload = {key: value for key, value in event.items() if key != "seq"}
-        row = [match_id, event["seq"], event["type"], json.dumps(payload), now(), idempotency_key, request_hash]
+        row = [match_id, event["seq"], event["type"], payload_text(event), now(), idempotency_key, request_hash]
 
         def insert(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "

@@ -316,3 +316,16 @@ def test_both_stores_have_the_same_migrations_in_the_same_order():
     from api import postgres
 
     assert [step.__name__ for step in postgres.MIGRATIONS] == [step.name for step in store.migrations._migrations]
+
+
+@pytest.mark.parametrize("payload", [
+    {"type": "play", "seat": 2, "card": "10H", "warnings": []},
+    {"type": "penalty", "seat": 0, "points": 10**30, "reason": "a whole number beyond 64 bits"},
+    {"type": "penalty", "seat": 0, "points": 5, "reason": "Żółw \u2028 \ud800 lone surrogate, line separator"},
+    {"type": "deal", "hands": {"0": ["1234567890123456789012"]}, "warnings": [{"code": "x", "details": None}]},
+])
+def test_an_event_is_read_back_from_the_log_as_it_was_written(payload):
+    text = store.payload_text({**payload, "seq": 7})
+    assert '"seq"' not in text
+    assert store.logged_event(text, 7) == {**payload, "seq": 7}
+    assert type(store.logged_event(text, 7).get("points", 0)) is int
