@@ -112,7 +112,9 @@ def deck(size: int, *, suited: bool = True) -> list[Card]:
 
 def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
     """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers."""
-    return Counter(_copies_in_deck(size, suited))
+    copies: Counter[Card] = Counter()
+    dict.update(copies, _copies_in_deck(size, suited))  # the caller's own copy, made faster than Counter's update
+    return copies
 
 
 @cache
