@@ -183,7 +183,8 @@ class ClimbingGame(TrickGame):
     def exhausted(self, state: Table, deal: ClimbDeal) -> list[str]:
         """Ranks of which every copy is already played in this deal: no one can play them."""
         copies = self.copies(state.options)
-        return [str(card) for card in sorted((c for c in deal.seen if deal.seen[c] >= copies[c]), key=self.strength)]
+        gone = [card for card, seen in deal.seen.items() if seen >= copies[card]]
+        return [str(card) for card in sorted(gone, key=self.strength)]
 
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
         left = dict.fromkeys(deal.seats, deal.size)

@@ -170,14 +170,14 @@ class Ogurets(ClimbingGame):
     # --- views ---------------------------------------------------------------------------------
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
         """Besides the cards left: the complete tricks each player of the deal has taken, in order, their cards and
-        points (one pass over the tricks: a view is built at every play)."""
-        taken: dict[str, dict] = {str(seat): {"tricks": [], "cards": [], "points": 0} for seat in deal.seats}
+        points (one pass over the tricks, whose views are made once: a view of the match is built at every play)."""
+        taken: dict[str, dict] = {str(seat): {"tricks": [], "cards": [], "points": state.scores[seat]}
+                                  for seat in deal.seats}  # a score is the points taken in this deal
         for trick in deal.tricks:
             if trick.winner is not None:
                 mine = taken[str(trick.winner)]
                 mine["tricks"].append(trick.number)
-                mine["cards"].extend(str(play.card) for play in trick.plays)
-                mine["points"] += trick_points(trick)
+                mine["cards"].extend(play["card"] for play in trick.view()["plays"])
         return {**super().deal_details(state, deal), "taken": taken}
 
     def player_view(self, state: Table, seat: int) -> dict:

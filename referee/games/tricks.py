@@ -42,6 +42,7 @@ class Trick:
     lead: int
     plays: list[Play] = field(default_factory=list)
     winner: int | None = None
+    seen: dict | None = field(default=None, repr=False, compare=False)  # the view of the trick once complete
 
     @property
     def led(self) -> str | None:
@@ -49,8 +50,15 @@ class Trick:
         return self.plays[0].card.suit if self.plays else None
 
     def view(self) -> dict:
-        return {"number": self.number, "lead": self.lead, "winner": self.winner,
+        """The trick as the table sees it; made once when complete (a complete trick never changes, and every
+        view of the deal shows it), so it is shared: read it, never change it."""
+        if self.seen is not None:
+            return self.seen
+        view = {"number": self.number, "lead": self.lead, "winner": self.winner,
                 "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in self.plays]}
+        if self.winner is not None:
+            self.seen = view
+        return view
 
 
 @dataclass(kw_only=True)
