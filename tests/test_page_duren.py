@@ -4,11 +4,14 @@ attack outlive the swap of the nine of trumps."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest_browser import PHONES
 from test_page_games import TABLE, entry_shown, places, to_act
 
 pytestmark = pytest.mark.browser
+SIZES_LANGS = [("360x740", "pl"), ("360x740", "ru"), ("390x844", "en")]
 
 LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 DEFENCE = (".defend-step h2", ".defend-step > .hint", ".defend-step .beat-row",
@@ -77,3 +80,86 @@ def test_a_defence_waiting_to_be_sent_keeps_its_place_when_the_language_changes(
     phone.settled()
     events = server_api(f"/api/matches/{match['id']}/events")["events"]
     assert [e["type"] for e in events] == ["deal", "attack", "defend"]
+
+
+class HeldReads:
+    """The phone's reads of the match (its state, its log, its stream) held back until `release()`: meanwhile the
+    page has nothing but the answers to its entries to draw the table from."""
+
+    def __init__(self, phone, match_id: str):
+        self.phone = phone
+        self.holding = True
+        self.held = []
+        self.reads = re.compile(rf"/api/matches/{re.escape(match_id)}(/events|/stream)?$")
+        phone.page.route(self.matched, self.hold)
+
+    def matched(self, url: str) -> bool:
+        return bool(self.reads.search(url.split("?")[0]))
+
+    def hold(self, route) -> None:
+        if self.holding and route.request.method == "GET":
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.held:
+            route.continue_()
+        self.held = []
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_LANGS)
+def test_an_attack_let_stand_shows_the_defence_at_once_with_its_finding(new_phone, server_api, size, lang):
+    """Bob attacks with two cards, the referee refuses, and the table lets it stand: the answer records it with a
+    finding. The page shows Ala's defence against both cards as the answer comes, not the attack step emptied while
+    the page reads the log for the finding's proof; the finding is said once the log is read."""
+    phone, match = duren_match(new_phone, server_api, size, lang)
+    phone.tap_card("9H")
+    phone.tap_card("10C")
+    phone.click("#log-attack")
+    phone.page.locator("#let-it-stand").wait_for()
+    reads = HeldReads(phone, match["id"])
+    phone.click("#let-it-stand")
+    phone.page.wait_for_selector(".defend-step:not(.waiting-step)", timeout=3000)
+    phone.calm()
+    assert phone.page.locator(".attack-step").count() == 0
+    assert phone.page.locator(".defend-step .beat-row").count() == 2
+    assert to_act(phone)[0] == "0"
+    assert reads.held  # the log is still being read
+    phone.screenshot(f"duren-let-stand-answered-{size}-{lang}", full_page=False)
+    reads.release()
+    phone.page.locator(".verdict.finding").wait_for()
+    phone.settled()
+    phone.screenshot(f"duren-let-stand-finding-{size}-{lang}", full_page=False)
+    state = server_api(f"/api/matches/{match['id']}")
+    assert [f["code"] for f in state["findings"]] == ["attack_size"] and state["expected"]["type"] == "defend"
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_LANGS)
+def test_a_defence_refused_as_another_phone_logged_one_shows_the_next_attack_at_once(new_phone, server_api, size, lang):
+    """Ala's defence waits to be sent (no network) while another phone logs hers (J♥ beats 9♥). Back online, the
+    server refuses this phone's as the log has moved on: the page shows at once the step the refusal's state
+    brings (Ala attacks, every card was beaten), with the refusal, not the defence step emptied and open while the
+    log is read again."""
+    phone, match = duren_match(new_phone, server_api, size, lang, attack=["9H"])
+    phone.tap_card("10H")
+    phone.context.set_offline(True)
+    phone.click("#log-defence")
+    phone.page.wait_for_selector(".defend-step.waiting-step[inert]")
+    server_api.post(f"/api/matches/{match['id']}/events",
+                    {"type": "defend", "seat": 0, "beats": [{"card": "9H", "with": "JH"}]}, match["key"])
+    reads = HeldReads(phone, match["id"])
+    phone.context.set_offline(False)
+    phone.page.locator("#refusal").wait_for(timeout=3000)
+    phone.page.wait_for_selector(".attack-step:not(.waiting-step)", timeout=3000)
+    phone.calm()
+    assert phone.page.locator(".defend-step").count() == 0
+    assert to_act(phone)[0] == "0"
+    assert phone.page.locator("#pending").count() == 0
+    phone.screenshot(f"duren-defence-conflict-{size}-{lang}", full_page=False)
+    reads.release()
+    # the log read again: Undo names the other phone's defence, the latest entry
+    phone.page.wait_for_function("() => document.querySelector('#undo').textContent.includes('9♥/')")
+    events = server_api(f"/api/matches/{match['id']}/events")["events"]
+    assert [(e["type"], e.get("beats")) for e in events][-1] == ("defend", [{"card": "9H", "with": "JH"}])

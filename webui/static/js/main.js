@@ -239,18 +239,28 @@ function takeState(state, { own = false } = {}) {
   }
 }
 
+/**
+ * An entry recorded: the page shows the step the answer's state brings at once, before anything is read to say
+ * more about it (the proof of a finding, what an undo took back).
+ */
 async function recorded(answer, entry) {
   takeState(answer.state, { own: true });
   const names = app.state.players.map((p) => p.name);
   const event = answer.event;
+  for (const warning of answer.warnings) {
+    showNotice(t("finding.let_stand", { what: verdictText(warning.code, warning.details, warning.seat, names) || warning.message }));
+  }
+  if (event.type !== "undo") {
+    app.lastLive = event;
+    say(() => t("announce.recorded", { what: describeEvent(event, names) }));
+  } else {
+    app.lastLive = null; // the latest live event before it is known when the log is read again, just below
+  }
+  render();
   for (const finding of answer.findings) {
     app.seenFindings.add(findingId(finding));
     showFinding(finding, names, await proofText(finding));
   }
-  for (const warning of answer.warnings) {
-    showNotice(t("finding.let_stand", { what: verdictText(warning.code, warning.details, warning.seat, names) || warning.message }));
-  }
-  if (event.type !== "undo") app.lastLive = event;
   if (event.type === "undo") {
     const log = await readLog();
     const undone = log.find((e) => e.seq === event.undoes);
@@ -260,7 +270,6 @@ async function recorded(answer, entry) {
   } else if (event.type === "deal" && !("dealer" in entry.body)) {
     showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
   }
-  if (event.type !== "undo") say(() => t("announce.recorded", { what: describeEvent(event, names) }));
   announce(t("announce.recorded", { what: describeEvent(event, names) }));
   render();
 }
@@ -288,11 +297,16 @@ async function proofText(finding) {
   }
 }
 
+/**
+ * An entry refused: the page shows at once the step as the server says it is now (the state a conflict's answer
+ * brings, else the one it showed: nothing was recorded), with the refusal; the log is read again after that.
+ */
 async function refused(error, entry, dropped) {
   const names = app.state.players.map((p) => p.name);
-  if (error.details && error.details.state) {
+  const moved = Boolean(error.details && error.details.state);
+  if (moved) {
     takeState(error.details.state);
-    if (app.key) await readLog();
+    app.lastLive = null; // someone else's entry, named once the log is read again, just below
   }
   const { expect_seq: _, ...body } = entry.body;
   const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
@@ -324,6 +338,10 @@ async function refused(error, entry, dropped) {
     });
   }
   render();
+  if (moved && app.key) {
+    await readLog();
+    render();
+  }
 }
 
 // --- reading -----------------------------------------------------------------------------------------
