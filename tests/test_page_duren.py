@@ -163,3 +163,76 @@ def test_a_defence_refused_as_another_phone_logged_one_shows_the_next_attack_at_
     phone.page.wait_for_function("() => document.querySelector('#undo').textContent.includes('9♥/')")
     events = server_api(f"/api/matches/{match['id']}/events")["events"]
     assert [(e["type"], e.get("beats")) for e in events][-1] == ("defend", [{"card": "9H", "with": "JH"}])
+
+
+ATTACK = (".attack-step h2", ".attack-step .chosen-cards", ".attack-step .keypad .keyrow:last-child", "#log-attack")
+NINE_UNPICKED = {"en": "After the swap 9♠ lies face up under the stock: taken out of the attack.",
+                 "pl": "Po wymianie 9♠ leży odkryta pod talonem: zdjęta z ataku.",
+                 "ru": "После обмена 9♠ лежит открытой под колодой: убрана из атаки."}
+NINE_UNPICKED_SHORT = {"en": "9♠ taken out of the attack (under the stock)", "pl": "9♠ zdjęta z ataku (pod talonem)",
+                       "ru": "9♠ убрана из атаки (под колодой)"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_LANGS)
+def test_the_cards_picked_for_an_attack_outlive_the_swap_of_the_nine(new_phone, server_api, size, lang):
+    """Bob's attack is picked (9♥ 9♦ J♣), then the table remembers the swap of the nine of trumps and taps Bob's:
+    the picks stay while the swap waits to be sent and after it is recorded, and the attack is logged with them.
+    Nothing of the step moves meanwhile."""
+    phone, match = duren_match(new_phone, server_api, size, lang)
+    for card in ("9H", "9D", "JC"):
+        phone.tap_card(card)
+    phone.calm()
+    before = places(phone, ATTACK)
+    picked = entry_shown(phone, ".attack-step")
+    assert picked["keys"] == ["9H", "9D", "JC"]
+    phone.context.set_offline(True)  # the swap waits to be sent: the picks are drawn with it
+    phone.click('.attack-step .exchange button[data-exchange="1"]')
+    phone.page.wait_for_selector(".attack-step.waiting-step[inert]")
+    phone.calm()
+    assert entry_shown(phone, ".attack-step") == {**picked, "swap": ["1"]}
+    assert places(phone, ATTACK) == before
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector(".attack-step .exchange-done")
+    phone.settled()
+    phone.calm()
+    assert entry_shown(phone, ".attack-step") == picked  # the same cards, the same log button, open again
+    assert places(phone, ATTACK) == before
+    assert phone.page.locator(".verdict.notice").count() == 0
+    phone.screenshot(f"duren-picks-after-swap-{size}-{lang}", full_page=False)
+    phone.click("#log-attack")
+    phone.page.wait_for_selector(".defend-step")
+    phone.settled()
+    events = server_api(f"/api/matches/{match['id']}/events")["events"]
+    assert [(e["type"], e.get("cards")) for e in events] == [
+        ("deal", None), ("exchange", None), ("attack", ["9H", "9D", "JC"])]
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_LANGS)
+def test_the_nine_picked_for_an_attack_is_taken_out_by_its_swap_and_said(new_phone, server_api, size, lang):
+    """Bob's attack is picked with the nine of trumps (9♠ 9♥), then Bob swaps it for the queen turned up: the nine
+    lies face up under the stock, so it leaves the picks and the referee says so in the table's language, over the
+    table and in the bottom bar; 9♥ stays, and the nine's key is out of reach."""
+    phone, match = duren_match(new_phone, server_api, size, lang)
+    phone.tap_card("9S")
+    phone.tap_card("9H")
+    phone.calm()
+    before = places(phone, ATTACK)
+    phone.click('.attack-step .exchange button[data-exchange="1"]')
+    phone.page.wait_for_selector(".attack-step .exchange-done")
+    phone.settled()
+    notice = phone.page.locator(".verdict.notice")
+    notice.wait_for()
+    assert notice.locator(".notice-text").inner_text() == NINE_UNPICKED[lang]
+    assert phone.text("#last-word") == NINE_UNPICKED_SHORT[lang]  # said where the finger is, too
+    assert not phone.page.eval_on_selector("#last-word", "el => el.scrollWidth > el.clientWidth")  # in whole
+    phone.calm()
+    shown = entry_shown(phone, ".attack-step")
+    assert (shown["picked"], shown["keys"]) == (["9♥"], ["9H"])
+    assert phone.page.locator('.attack-step .keypad button[data-card="9S"]').is_disabled()
+    assert places(phone, ATTACK) == before
+    phone.screenshot(f"duren-nine-unpicked-{size}-{lang}", full_page=False)
+    phone.click("#log-attack")
+    phone.page.wait_for_selector(".defend-step")
+    phone.settled()
+    events = server_api(f"/api/matches/{match['id']}/events")["events"]
+    assert [(e["type"], e.get("cards")) for e in events][-1] == ("attack", ["9H"])

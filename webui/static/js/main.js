@@ -46,8 +46,9 @@ function findingId(f) {
   return `${f.seq}:${f.proof_seq}:${f.code}`;
 }
 
-function resetEntry() {
-  for (const name of ENTRY_UI) delete app.ui[name];
+/** Clears what the table was entering, except the parts named in `keep`. */
+function resetEntry(keep = []) {
+  for (const name of ENTRY_UI) if (!keep.includes(name)) delete app.ui[name];
 }
 
 // --- the context each view gets -------------------------------------------------------------------
@@ -68,6 +69,7 @@ function context() {
     lastLive: app.lastLive,
     lastWord: app.lastWord(),
     ask: showQuestion,
+    notice: (text) => showNotice(text),
     say: (words) => say(words),
     showHands: app.showHands,
     toggleHands,
@@ -195,11 +197,15 @@ function draw() {
 
 // --- writing ---------------------------------------------------------------------------------------
 
-/** Sends an entry; `step`, what the step showed beside it (the defence's row), to draw it the same while it waits. */
-function send(body, step) {
+/**
+ * Sends an entry; `step`, what the step showed beside it (the defence's row), to draw it the same while it waits;
+ * `keep`, what the table was entering that outlives this entry (the cards picked for an attack, across the swap
+ * of the nine of trumps).
+ */
+function send(body, step, { keep = [] } = {}) {
   clearRefusals();
   app.outbox.add("events", body, app.state.seq, step);
-  resetEntry();
+  resetEntry(keep);
   const names = app.state.players.map((p) => p.name);
   say(() => t("word.sending", { what: describeEvent(body, names) }));
   render();
