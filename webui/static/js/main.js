@@ -13,7 +13,7 @@ import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
-import { measure, tapAgain, touch, watchTaps } from "./taps.js";
+import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
 
@@ -165,7 +165,13 @@ function say(words) {
   if (word) word.textContent = app.lastWord();
 }
 
-/** The second tap of a recording control: ask, away from the finger, whether it was meant. */
+let asked = null; // the question a double tap asked: {item, question, yes}
+
+/**
+ * The second tap of a recording control: ask, away from the finger, whether it was meant. The question and the
+ * bottom bar's words about it are made anew in each language: a control is named by its words as the page
+ * shows them now (the words it had when tapped only once it is gone).
+ */
 function askTwice(el, identity) {
   const { records, who, card, bid } = el.dataset;
   const label = el.textContent.trim();
@@ -173,10 +179,16 @@ function askTwice(el, identity) {
     if (records === "play") return t("double.play", { name: who, card: cardText(card) });
     if (records === "bid") return t("double.bid", { name: who, bid });
     if (records === "undo") return t("double.undo");
-    return t("double.again", { what: label });
+    return t("double.again", { what: controlOf(identity)?.textContent.trim() || label });
   };
+  const yes = () => { if (!tapAgain(identity)) say(() => t("double.gone")); };
   say(() => `${t("double.asked")} ${question()}`);
-  showQuestion(question(), { yes: () => { if (!tapAgain(identity)) say(() => t("double.gone")); } });
+  asked = { item: showQuestion(question(), { yes }), question, yes };
+}
+
+/** The question a double tap asked, still open, asked again in the language the table switched to. */
+function askAgain(open) {
+  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes }) };
 }
 
 function draw() {
@@ -495,9 +507,11 @@ function bindLanguages() {
       if (!LANGUAGES.includes(button.dataset.lang)) return;
       local.set("lang", button.dataset.lang);
       await setLanguage(button.dataset.lang);
+      const open = asked && asked.item.isConnected ? asked : null;
       document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
       bindLanguages();
       render();
+      askAgain(open); // but a question waiting for an answer is asked again, in the same place
     };
   }
 }
