@@ -12,6 +12,10 @@ from test_page_games import TABLE, entry_shown, places, to_act
 
 pytestmark = pytest.mark.browser
 SIZES_LANGS = [("360x740", "pl"), ("360x740", "ru"), ("390x844", "en")]
+SEQ_CONFLICT = {
+    "en": "Nothing of it was recorded: send it again only if it still stands after what was logged.",
+    "pl": "Nic z tego nie zapisano: wyślij ponownie tylko wtedy, gdy po tamtym wpisie nadal jest aktualne.",
+    "ru": "Ничего из этого не записано: отправьте снова, только если после той записи это ещё верно."}
 
 LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 DEFENCE = (".defend-step h2", ".defend-step > .hint", ".defend-step .beat-row",
@@ -157,6 +161,7 @@ def test_a_defence_refused_as_another_phone_logged_one_shows_the_next_attack_at_
     assert phone.page.locator(".defend-step").count() == 0
     assert to_act(phone)[0] == "0"
     assert phone.page.locator("#pending").count() == 0
+    assert phone.text("#refusal .server-says") == SEQ_CONFLICT[lang]  # the page's words, not the server's English
     phone.screenshot(f"duren-defence-conflict-{size}-{lang}", full_page=False)
     reads.release()
     # the log read again: Undo names the other phone's defence, the latest entry
