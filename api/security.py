@@ -5,7 +5,7 @@ A route may set its own (the page may need a different Content-Security-Policy):
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask
 
 # The page: its own scripts, styles, images and API only; no inline script, no plug-ins, no framing.
 PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -20,15 +20,28 @@ HEADERS = {
 }
 
 
-def add_security_headers(response: Response) -> Response:
-    """The headers above, and the policy for the kind of answer, each unless the route set its own (in one
-    pass over the headers: every answer goes through here)."""
-    present = {name.lower() for name, _ in response.headers.to_wsgi_list()}
-    policy = PAGE_POLICY if response.mimetype == "text/html" else API_POLICY
-    response.headers.extend([(name, value) for name, value in (*HEADERS.items(), ("Content-Security-Policy", policy))
-                             if name.lower() not in present])
-    return response
+class SecurityHeaders:
+    """WSGI middleware: the headers above, and the policy for the kind of answer, on every answer, each unless the
+    route set its own. Added to the header list the answer starts with (every answer goes through here: the
+    list of pairs costs less than the response object's headers)."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        def start(status: str, headers: list[tuple[str, str]], exc_info=None):
+            present, policy = set(), API_POLICY
+            for name, value in headers:
+                name = name.lower()
+                present.add(name)
+                if name == "content-type" and value.partition(";")[0].strip().lower() == "text/html":
+                    policy = PAGE_POLICY
+            headers.extend([(name, value) for name, value in (*HEADERS.items(), ("Content-Security-Policy", policy))
+                            if name.lower() not in present])
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
 
 
 def register(app: Flask) -> None:
-    app.after_request(add_security_headers)
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)

@@ -269,8 +269,9 @@ def profile_part(profile: dict | None) -> str:
         "",
         f"**The remaining cost.** A play took {ms(seconds)} ms in-process (the test client's own work included), "
         f"{sqlite * 100:.0f} % of it in SQLite: "
-        "the commit's sync to disk that the baseline pays too, and the two indexed reads the baseline does not "
-        "make (the match's key, its latest seq). The rest is what refereeing costs beyond the floor: Flask "
+        "the commit's sync to disk that the baseline pays too, and the one indexed read the baseline does not "
+        "make (the match's latest seq and the events logged since, in one statement; the match's key is checked "
+        "against its hash kept in memory). The rest is what refereeing costs beyond the floor: Flask "
         "routing the request, marshmallow checking the body, the engine deciding the play and applying it to "
         "the match held in memory, and the state that answers it, built and encoded as JSON. None of it grows "
         "with the match (part 3). A poll that finds nothing new makes one indexed read and builds nothing.",

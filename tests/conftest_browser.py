@@ -67,6 +67,9 @@ class Phone:
         self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
         self.page.set_default_timeout(5000)
+        # loading the page (its scripts, styles, the service worker) is the slowest step on a busy machine: the
+        # tests share the cores in two processes
+        self.page.set_default_navigation_timeout(15000)
         self.problems: list[str] = []
         self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         self.page.on("console", self.console)
