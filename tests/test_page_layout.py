@@ -201,3 +201,69 @@ def test_a_tap_just_after_another_phone_moved_the_table_is_ignored_and_said(new_
     assert plays(server_api, match) == [(1, "K"), (2, "5")]
     stored = phone.page.evaluate(f"localStorage.getItem('kibic.key.{match['id']}')")
     assert json.loads(stored) == match["key"]
+
+
+AGAIN = {"en": "“Deal” again?", "pl": "„Rozdaj” jeszcze raz?", "ru": "«Сдать» ещё раз?"}
+ASKED = {"en": "Tapped twice: recorded once; the second tap waits for an answer above.",
+         "pl": "Dwa stuknięcia: zapisano raz; drugie czeka na odpowiedź powyżej.",
+         "ru": "Два нажатия: записано одно; второе ждёт ответа выше."}
+TAP_TWICE = """async () => {
+    document.querySelector('#log-deal').click();
+    const first = performance.now();
+    while (performance.now() - first < 1000) {
+        await new Promise((done) => setTimeout(done, 10));
+        const deal = document.querySelector('#log-deal');
+        if (deal && !deal.disabled && !document.documentElement.hasAttribute('data-settling')) {
+            deal.click();
+            return performance.now() - first;
+        }
+    }
+    return null;
+}"""
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_double_tap_question_is_asked_again_in_the_language_the_table_switches_to(new_phone, server_api, size):
+    """Deal is tapped and refused at once, and tapped again as soon as it has settled, within the double-tap window:
+    the page asks "“Deal” again?", over the table and in the bottom bar. (The refusal is played by the test, which
+    answers that one request, since no refusal of the real server leaves Deal in its place and open.) When the table
+    switches to Polish, then Russian, the question and the bottom bar's line are said again in the new language,
+    the button named by its words in that language, in the same place; "yes" then deals."""
+    phone = new_phone(viewport=PHONES[size])
+    match_id = phone.start_match(SEATS, dealer=0)
+    refusal = json.dumps({"error": {"code": "bad_event", "message": "Refused by the test.", "details": {}}})
+    refused = []
+
+    def refuse_the_first_entry(route) -> None:
+        if route.request.method == "POST" and not refused:
+            refused.append(route.request.post_data_json["type"])
+            route.fulfill(status=422, body=refusal, content_type="application/json")
+        else:
+            route.continue_()
+
+    phone.page.route("**/api/matches/*/events", refuse_the_first_entry)
+    finger_on(phone, "#log-deal")
+    between = phone.page.evaluate(TAP_TWICE)
+    assert refused == ["deal"] and between is not None and between < 500  # a double tap (taps.js: DOUBLE_MS)
+    question = phone.page.locator(".verdict.question")
+    question.wait_for()
+    phone.calm()
+    assert question.locator("h2").inner_text() == AGAIN["en"]
+    assert phone.text("#last-word") == f"{ASKED['en']} {AGAIN['en']}"
+    bottom = box_of(phone, "#last-word")
+    where = question.bounding_box()
+    for lang in ("pl", "ru"):
+        phone.click(f'#langs button[data-lang="{lang}"]')
+        phone.page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        phone.calm()
+        assert phone.text("#last-word") == f"{ASKED[lang]} {AGAIN[lang]}"
+        assert question.count() == 1  # still waiting for its answer, above
+        assert question.locator("h2").inner_text() == AGAIN[lang]
+        assert box_of(phone, "#last-word") == bottom
+        now = question.bounding_box()
+        assert (now["x"], now["y"]) == (where["x"], where["y"]), lang
+        phone.screenshot(f"double-tap-asked-{size}-{lang}", full_page=False)
+    phone.click("#question-yes")
+    phone.wait_turn(1)
+    events = server_api(f"/api/matches/{match_id}/events")["events"]
+    assert [e["type"] for e in events] == ["deal"]

@@ -13,7 +13,7 @@ import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
-import { measure, tapAgain, touch, watchTaps } from "./taps.js";
+import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
 
@@ -46,8 +46,9 @@ function findingId(f) {
   return `${f.seq}:${f.proof_seq}:${f.code}`;
 }
 
-function resetEntry() {
-  for (const name of ENTRY_UI) delete app.ui[name];
+/** Clears what the table was entering, except the parts named in `keep`. */
+function resetEntry(keep = []) {
+  for (const name of ENTRY_UI) if (!keep.includes(name)) delete app.ui[name];
 }
 
 // --- the context each view gets -------------------------------------------------------------------
@@ -68,6 +69,7 @@ function context() {
     lastLive: app.lastLive,
     lastWord: app.lastWord(),
     ask: showQuestion,
+    notice: (text) => showNotice(text),
     say: (words) => say(words),
     showHands: app.showHands,
     toggleHands,
@@ -163,7 +165,13 @@ function say(words) {
   if (word) word.textContent = app.lastWord();
 }
 
-/** The second tap of a recording control: ask, away from the finger, whether it was meant. */
+let asked = null; // the question a double tap asked: {item, question, yes}
+
+/**
+ * The second tap of a recording control: ask, away from the finger, whether it was meant. The question and the
+ * bottom bar's words about it are made anew in each language: a control is named by its words as the page
+ * shows them now (the words it had when tapped only once it is gone).
+ */
 function askTwice(el, identity) {
   const { records, who, card, bid } = el.dataset;
   const label = el.textContent.trim();
@@ -171,10 +179,16 @@ function askTwice(el, identity) {
     if (records === "play") return t("double.play", { name: who, card: cardText(card) });
     if (records === "bid") return t("double.bid", { name: who, bid });
     if (records === "undo") return t("double.undo");
-    return t("double.again", { what: label });
+    return t("double.again", { what: controlOf(identity)?.textContent.trim() || label });
   };
+  const yes = () => { if (!tapAgain(identity)) say(() => t("double.gone")); };
   say(() => `${t("double.asked")} ${question()}`);
-  showQuestion(question(), { yes: () => { if (!tapAgain(identity)) say(() => t("double.gone")); } });
+  asked = { item: showQuestion(question(), { yes }), question, yes };
+}
+
+/** The question a double tap asked, still open, asked again in the language the table switched to. */
+function askAgain(open) {
+  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes }) };
 }
 
 function draw() {
@@ -195,11 +209,15 @@ function draw() {
 
 // --- writing ---------------------------------------------------------------------------------------
 
-/** Sends an entry; `step`, what the step showed beside it (the defence's row), to draw it the same while it waits. */
-function send(body, step) {
+/**
+ * Sends an entry; `step`, what the step showed beside it (the defence's row), to draw it the same while it waits;
+ * `keep`, what the table was entering that outlives this entry (the cards picked for an attack, across the swap
+ * of the nine of trumps).
+ */
+function send(body, step, { keep = [] } = {}) {
   clearRefusals();
   app.outbox.add("events", body, app.state.seq, step);
-  resetEntry();
+  resetEntry(keep);
   const names = app.state.players.map((p) => p.name);
   say(() => t("word.sending", { what: describeEvent(body, names) }));
   render();
@@ -239,18 +257,28 @@ function takeState(state, { own = false } = {}) {
   }
 }
 
+/**
+ * An entry recorded: the page shows the step the answer's state brings at once, before anything is read to say
+ * more about it (the proof of a finding, what an undo took back).
+ */
 async function recorded(answer, entry) {
   takeState(answer.state, { own: true });
   const names = app.state.players.map((p) => p.name);
   const event = answer.event;
+  for (const warning of answer.warnings) {
+    showNotice(t("finding.let_stand", { what: verdictText(warning.code, warning.details, warning.seat, names) || warning.message }));
+  }
+  if (event.type !== "undo") {
+    app.lastLive = event;
+    say(() => t("announce.recorded", { what: describeEvent(event, names) }));
+  } else {
+    app.lastLive = null; // the latest live event before it is known when the log is read again, just below
+  }
+  render();
   for (const finding of answer.findings) {
     app.seenFindings.add(findingId(finding));
     showFinding(finding, names, await proofText(finding));
   }
-  for (const warning of answer.warnings) {
-    showNotice(t("finding.let_stand", { what: verdictText(warning.code, warning.details, warning.seat, names) || warning.message }));
-  }
-  if (event.type !== "undo") app.lastLive = event;
   if (event.type === "undo") {
     const log = await readLog();
     const undone = log.find((e) => e.seq === event.undoes);
@@ -260,7 +288,6 @@ async function recorded(answer, entry) {
   } else if (event.type === "deal" && !("dealer" in entry.body)) {
     showNotice(t("deal.lot_chose", { name: names[event.dealer] }));
   }
-  if (event.type !== "undo") say(() => t("announce.recorded", { what: describeEvent(event, names) }));
   announce(t("announce.recorded", { what: describeEvent(event, names) }));
   render();
 }
@@ -288,11 +315,16 @@ async function proofText(finding) {
   }
 }
 
+/**
+ * An entry refused: the page shows at once the step as the server says it is now (the state a conflict's answer
+ * brings, else the one it showed: nothing was recorded), with the refusal; the log is read again after that.
+ */
 async function refused(error, entry, dropped) {
   const names = app.state.players.map((p) => p.name);
-  if (error.details && error.details.state) {
+  const moved = Boolean(error.details && error.details.state);
+  if (moved) {
     takeState(error.details.state);
-    if (app.key) await readLog();
+    app.lastLive = null; // someone else's entry, named once the log is read again, just below
   }
   const { expect_seq: _, ...body } = entry.body;
   const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
@@ -324,6 +356,10 @@ async function refused(error, entry, dropped) {
     });
   }
   render();
+  if (moved && app.key) {
+    await readLog();
+    render();
+  }
 }
 
 // --- reading -----------------------------------------------------------------------------------------
@@ -471,9 +507,11 @@ function bindLanguages() {
       if (!LANGUAGES.includes(button.dataset.lang)) return;
       local.set("lang", button.dataset.lang);
       await setLanguage(button.dataset.lang);
+      const open = asked && asked.item.isConnected ? asked : null;
       document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
       bindLanguages();
       render();
+      askAgain(open); // but a question waiting for an answer is asked again, in the same place
     };
   }
 }

@@ -15,6 +15,8 @@ export class Outbox {
   constructor(matchId, key, { recorded, refused, changed }) {
     this.matchId = matchId;
     this.key = key;
+    // An answer's handler draws the page itself, at once, from the state the answer brings: the queue without the
+    // answered entry is not drawn before it, which would show the step the entry left, empty, as if still to enter.
     this.recorded = recorded; // (answer, entry)
     this.refused = refused; // (error, entry, dropped entries)
     this.changed = changed; // () -> the queue or the connection changed
@@ -32,9 +34,9 @@ export class Outbox {
     return local.get(this.storageName) || [];
   }
 
-  save(entries) {
+  save(entries, { quiet = false } = {}) {
     local.set(this.storageName, entries.length ? entries : null);
-    this.changed();
+    if (!quiet) this.changed();
   }
 
   /**
@@ -67,8 +69,8 @@ export class Outbox {
       this.sending = entry;
       try {
         const answer = await api.post(this.matchId, entry.route, entry.body, this.key, entry.id);
-        this.setOffline(false);
-        this.save(this.entries().filter((e) => e.id !== entry.id));
+        this.offline = false;
+        this.save(this.entries().filter((e) => e.id !== entry.id), { quiet: true });
         this.recorded(answer.data, entry);
       } catch (error) {
         if (error.retryable) {
@@ -76,9 +78,9 @@ export class Outbox {
           this.timer = setTimeout(() => this.flush(), RETRY_MS);
           return;
         }
-        this.setOffline(false);
+        this.offline = false;
         const rest = this.entries().filter((e) => e.id !== entry.id);
-        this.save([]);
+        this.save([], { quiet: true });
         this.refused(error, entry, rest);
       } finally {
         this.sending = null;

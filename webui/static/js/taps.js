@@ -113,9 +113,14 @@ function stop(event) {
   event.stopImmediatePropagation();
 }
 
+/** The control known as `identity` as the page shows it now; null when it is gone. */
+export function controlOf(identity) {
+  return [...document.querySelectorAll(CONTROLS)].find((c) => identityOf(c) === identity) || null;
+}
+
 /** Taps the control known as `identity` for the table, past the double-tap check; false when it is gone. */
 export function tapAgain(identity) {
-  const el = [...document.querySelectorAll(CONTROLS)].find((c) => identityOf(c) === identity);
+  const el = controlOf(identity);
   if (!el || el.disabled) return false;
   bypass = true;
   try {

@@ -89,7 +89,7 @@ function exchangeSlot(ctx) {
       h("div", { class: "exchange-seats" }, open.seats.map((s) => h("button", {
         type: "button", class: "secondary", "data-exchange": s, "data-records": "exchange",
         "aria-pressed": ctx.ui.exchange === undefined ? null : String(ctx.ui.exchange === s), // the swap waiting to be sent
-        on: { click: () => ctx.send({ type: "exchange", seat: s }) },
+        on: { click: () => ctx.send({ type: "exchange", seat: s }, null, { keep: ["attack"] }) }, // the cards picked stay
       }, t("attack.exchange_seat", { name: ctx.names[s] })))));
   }
   if (!done || state.deal.rounds.length) return null;
@@ -97,12 +97,29 @@ function exchangeSlot(ctx) {
     text: `✓ ${t("event.exchange", { name: ctx.names[done.seat], nine: cardText(done.nine), card: cardText(done.face_up) })}` }));
 }
 
+/**
+ * The cards picked for the attack that the attacker can no longer lay (after the swap of the nine of trumps the nine
+ * lies face up under the stock) are taken out of the picks, and the table is told which and why, in its language.
+ */
+function dropGonePicks(ctx, out) {
+  const { ui, state } = ctx;
+  const lost = (ui.attack || []).filter((card) => out.has(card));
+  if (!lost.length) return;
+  ui.attack = ui.attack.filter((card) => !out.has(card));
+  const faceUp = lost.length === 1 && lost[0] === state.deal.face_up;
+  const words = (short) => (faceUp ? t(`attack.unpicked_face_up${short}`, { card: cardText(lost[0]) })
+    : t(`attack.unpicked${short}`, { cards: cardsText(lost) }));
+  ctx.notice(words(""));
+  ctx.say(() => words("_short")); // at the bottom too, where the finger is: the notice may lie above the screen
+}
+
 function attackPanel(ctx) {
   const { state, ui } = ctx;
   const expected = state.expected;
   const seat = expected.seat;
-  const chosen = ui.attack || (ui.attack = []);
   const out = gone(state.deal, seat);
+  dropGonePicks(ctx, out);
+  const chosen = ui.attack || (ui.attack = []);
   const who = t("attack.who", { name: ctx.names[seat] });
   // the cards chosen take the place of the hint (one slot, of one height): the keypad and its log button stay put
   return h("section", { class: "action attack-step", "aria-label": who, "data-in-view": "attack" },
@@ -174,7 +191,9 @@ function waitingPicks(ctx) {
   const entry = ctx.pending()[0];
   if (!entry || entry.route !== "events" || entry.body.expect_seq !== ctx.state.seq) return {};
   const body = entry.body;
-  if (body.type === "exchange" && expected.type === "attack" && expected.exchange) return { exchange: body.seat };
+  if (body.type === "exchange" && expected.type === "attack" && expected.exchange) {
+    return { exchange: body.seat, attack: [...(ctx.ui.attack || [])] }; // the cards picked before the swap stay
+  }
   if (body.type !== expected.type || body.seat !== expected.seat) return {};
   if (body.type === "attack") return { attack: [...body.cards] };
   if (body.type !== "defend") return {};
