@@ -121,19 +121,19 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, t
   const lot = ui.dealer === "lot";
   const title = named || t("deal.title", { n: expected.deal });
   const rows = [h("h2", { text: title })];
-  const choices = [];
-  if (first) {
-    if (lotOnServer) {
-      choices.push(h("button", { type: "button", class: "choice", "aria-pressed": String(lot), id: "dealer-by-lot",
-                                 on: { click: () => { ui.dealer = "lot"; ctx.redraw(); } } }, t("deal.by_lot")));
-    } else {
-      choices.push(h("button", { type: "button", class: "choice", id: "draw-dealer",
-                                 on: { click: () => { ui.dealer = randomSeat(state.players.filter((p) => !p.out).map((p) => p.seat)); ui.drawn = true; ctx.redraw(); } } },
-        t("deal.draw")));
-    }
+  let choice = null;
+  if (first && lotOnServer) {
+    choice = h("button", { type: "button", class: "choice", "aria-pressed": String(lot), id: "dealer-by-lot",
+                           on: { click: () => { ui.dealer = "lot"; ctx.redraw(); } } }, t("deal.by_lot"));
+  } else if (first) {
+    choice = h("button", { type: "button", class: "choice", id: "draw-dealer",
+                           on: { click: () => { ui.dealer = randomSeat(state.players.filter((p) => !p.out).map((p) => p.seat)); ui.drawn = true; ctx.redraw(); } } },
+    t("deal.draw"));
   }
-  rows.push(h("p", { class: "label", text: t("deal.dealer") }));
-  rows.push(h("div", { class: "dealer-choice" }, choices, seatButtons(ctx, {
+  // the lot beside the label, the seats in a row of their own: how the seats wrap depends on the players' names,
+  // never on the length of the lot's words in the table's language
+  rows.push(h("div", { class: "dealer-head" }, h("p", { class: "label", text: t("deal.dealer") }), choice));
+  rows.push(h("div", { class: "dealer-choice" }, seatButtons(ctx, {
     chosen: ui.dealer, label: t("deal.dealer"), onPick: (seat) => { ui.dealer = seat; ui.drawn = false; ctx.redraw(); },
   })));
   if (ui.drawn && !lot) rows.push(h("p", { class: "drawn", role: "status", text: t("deal.drawn", { name: names[ui.dealer] }) }));
