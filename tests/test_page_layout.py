@@ -204,9 +204,9 @@ def test_a_tap_just_after_another_phone_moved_the_table_is_ignored_and_said(new_
 
 
 AGAIN = {"en": "“Deal” again?", "pl": "„Rozdaj” jeszcze raz?", "ru": "«Сдать» ещё раз?"}
-ASKED = {"en": "Tapped twice: recorded once; the second tap waits for an answer above.",
-         "pl": "Dwa stuknięcia: zapisano raz; drugie czeka na odpowiedź powyżej.",
-         "ru": "Два нажатия: записано одно; второе ждёт ответа выше."}
+ASKED = {"en": "Tapped twice, recorded once; asked above:",
+         "pl": "Dwa stuknięcia, zapisano raz; pytanie powyżej:",
+         "ru": "Два нажатия, записано одно; вопрос выше:"}
 TAP_TWICE = """async () => {
     document.querySelector('#log-deal').click();
     const first = performance.now();
@@ -267,3 +267,53 @@ def test_a_double_tap_question_is_asked_again_in_the_language_the_table_switches
     phone.wait_turn(1)
     events = server_api(f"/api/matches/{match_id}/events")["events"]
     assert [e["type"] for e in events] == ["deal"]
+
+
+ALSO_TEN = {"en": "Małgorzata played 10 too?", "pl": "Małgorzata też zagrywa 10?", "ru": "Małgorzata тоже кладёт 10?"}
+
+
+def bottom_bar(phone) -> list[list[int]]:
+    """Where the bottom bar's line and Undo are on the screen."""
+    return phone.page.eval_on_selector_all("#last-word, #undo", """els => els.map(el => {
+        const r = el.getBoundingClientRect();
+        return [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+    })""")
+
+
+def cut_off(phone, selector: str) -> bool:
+    """Whether the element's text is cut off by the room it has, across or down."""
+    return phone.page.eval_on_selector(
+        selector, "el => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight")
+
+
+def test_the_bottom_bars_line_about_a_double_tap_is_read_whole_on_a_small_phone(new_phone, server_api):
+    """A double tap on E's 10 on the smallest phone, Małgorzata to play next: the bottom bar says that one tap was
+    recorded and what is asked above ("Małgorzata played 10 too?"), in Polish, English and Russian, wrapped within
+    the two lines the bar keeps for it, nothing of it cut off; the bar's line and Undo stay where they were before
+    anything was said."""
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": ["Małgorzata", "W", "N", "E"]})
+    events = f"/api/matches/{match['id']}/events"
+    server_api.post(events, {"type": "deal", "dealer": 0}, match["key"])
+    phone = new_phone(locale="pl-PL", viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    for seat, card in [(1, "K"), (2, "2")]:
+        post_play(server_api, match, seat, card)
+    phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
+    phone.wait_turn(3)
+    bar = bottom_bar(phone)
+    finger = finger_on(phone, '.action .keypad button[data-card="10"]')
+    phone.page.mouse.click(*finger)
+    time.sleep(0.12)
+    phone.page.mouse.click(*finger)
+    phone.page.locator(".verdict.question").wait_for()
+    phone.settled()
+    for lang in ("pl", "en", "ru"):
+        if lang != "pl":
+            phone.click(f'#langs button[data-lang="{lang}"]')
+            phone.page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+            phone.calm()
+        assert phone.text("#last-word") == f"{ASKED[lang]} {ALSO_TEN[lang]}"
+        assert not cut_off(phone, "#last-word"), lang
+        assert bottom_bar(phone) == bar, lang
+        phone.screenshot(f"double-tap-bottom-line-360x740-{lang}", full_page=False)
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "10")]
