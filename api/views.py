@@ -31,7 +31,7 @@ from .matches import state
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
-LONG_NUMBER = re.compile(rb"\d{19}")  # orjson reads a whole number beyond 64 bits as a float, `json` as an int
+LONG_NUMBER = re.compile(store.LONG_NUMBER.pattern.encode())  # in a body: see `store.LONG_NUMBER`
 
 
 # --- reading ------------------------------------------------------------------------------------

@@ -28,6 +28,10 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 import api.views
 from api import create_app
 
+# alone, after the tests that share the cores (`make test`): a request has a 2 s deadline, and the figures printed
+# at the end are the whole module's (its parametrized cases, spread over processes, would each print a part)
+pytestmark = pytest.mark.timed
+
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 SEED = int(os.environ.get("FUZZ_SEED", "20240608"))
 MATCHES = [

@@ -42,7 +42,7 @@ class Trick:
     lead: int
     plays: list[Play] = field(default_factory=list)
     winner: int | None = None
-    seen: dict | None = field(default=None, repr=False, compare=False)  # the view of the trick once complete
+    complete_view: dict | None = field(default=None, repr=False, compare=False)  # made once the trick is complete
 
     @property
     def led(self) -> str | None:
@@ -52,12 +52,12 @@ class Trick:
     def view(self) -> dict:
         """The trick as the table sees it; made once when complete (a complete trick never changes, and every
         view of the deal shows it), so it is shared: read it, never change it."""
-        if self.seen is not None:
-            return self.seen
+        if self.complete_view is not None:
+            return self.complete_view
         view = {"number": self.number, "lead": self.lead, "winner": self.winner,
                 "plays": [{"seat": p.seat, "card": str(p.card), "seq": p.seq} for p in self.plays]}
         if self.winner is not None:
-            self.seen = view
+            self.complete_view = view
         return view
 
 
