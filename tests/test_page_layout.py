@@ -222,6 +222,7 @@ TAP_TWICE = """async () => {
 }"""
 
 
+@pytest.mark.timed  # two taps within the page's half-second window, on a page that answers in time: alone
 @pytest.mark.parametrize("size", list(PHONES))
 def test_a_double_tap_question_is_asked_again_in_the_language_the_table_switches_to(new_phone, server_api, size):
     """Deal is tapped and refused at once, and tapped again as soon as it has settled, within the double-tap window:

@@ -60,6 +60,7 @@ def events_stored(app) -> list[tuple]:
     return stored(app, "SELECT match_id, seq, idempotency_key FROM events ORDER BY match_id, seq")
 
 
+@pytest.mark.timed  # the pool reconnects within its wait once the server is back: alone, on a machine not busy
 def test_the_database_server_down_is_503_and_the_retry_after_it_is_back_records_once(app, client, table, match,
                                                                                      postgres_cluster):
     before = events_stored(app)
