@@ -78,3 +78,27 @@ def test_the_evening_page_links_to_its_big_screen(phone, server_api):
     phone.page.goto(f"/?e={evening['id']}")
     phone.page.wait_for_selector(".evening")
     assert phone.page.locator(f'a[href="?e={evening["id"]}&screen"]').count() == 1
+
+
+def test_the_big_screen_is_never_drawn_in_the_phones_small_type(new_phone, server_api):
+    """Its own styles come late (held back 1.5 s here, as on a slow link): nothing is drawn before they apply, so the
+    screen never shows the phone's small type first and then grows under the eyes of the room."""
+    evening, _ = an_evening_at_the_seed_deal(server_api)
+    screen = new_phone(viewport=SCREENS["1280x800"])
+
+    def late(route) -> None:
+        screen.page.wait_for_timeout(1500)
+        route.continue_()
+
+    screen.page.route("**/bigscreen.css", late)
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    sizes = screen.page.evaluate("""() => new Promise((done) => {
+        const seen = [];
+        const look = () => {
+            const th = document.querySelector('.big-standings th');
+            if (th) seen.push(parseFloat(getComputedStyle(th).fontSize));
+            if (seen.length >= 20) done(seen); else requestAnimationFrame(look);
+        };
+        look();
+    })""")
+    assert len(sizes) == 20 and min(sizes) >= 28, sizes

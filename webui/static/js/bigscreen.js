@@ -11,9 +11,17 @@ import { verdictText } from "./words.js";
 
 const POLL_MS = 2000;
 
+/** The big screen's own styles, loaded once; settled when they apply (or failed to load), so that the screen is
+ * never drawn first in the phone's small type and then grown. */
 function stylesheet() {
-  if (document.querySelector("link[data-big-screen]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "static/css/bigscreen.css", "data-big-screen": "" }));
+  if (document.querySelector("link[data-big-screen]")) return Promise.resolve();
+  const link = h("link", { rel: "stylesheet", href: "static/css/bigscreen.css", "data-big-screen": "" });
+  const loaded = new Promise((done) => {
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", done, { once: true });
+  });
+  document.head.append(link);
+  return loaded;
 }
 
 /** The match now being played: the latest still playing, else the latest. */
@@ -70,7 +78,7 @@ export function bigScreenView(evening, state, games) {
 
 /** Shows the big screen in `root`, read again every two seconds and redrawn when something changed. */
 export async function openBigScreen(root, id, games) {
-  stylesheet();
+  await stylesheet();
   document.body.classList.add("big");
   let shown = "";
   const draw = async () => {
