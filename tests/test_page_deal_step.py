@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
-from test_page_games import TABLE
+from test_page_games import switch_language
 
 pytestmark = pytest.mark.browser
 PLAYERS = {"ogorek": SEED_PLAYERS, "agurk": SEED_PLAYERS, "oh_hell": ["Ala", "Bob", "Cyd"], "duren": ["Ala", "Bob"]}
@@ -24,14 +24,6 @@ def places(phone) -> dict:
             el.id || el.dataset.seat || el.dataset.card || el.dataset.suit || el.tagName, ...box(el)]);
         return {step: box(step), controls};
     }""")
-
-
-def switch_language(phone, lang: str) -> None:
-    phone.click(f'#langs button[data-lang="{lang}"]')
-    phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
-                                 " && document.querySelector('#tab-table').textContent === tab",
-                                 arg=[lang, TABLE[lang]])
-    phone.calm()
 
 
 def deal_step(new_phone, server_api, game: str, size: str, later: bool = False):

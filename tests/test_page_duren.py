@@ -8,7 +8,7 @@ import re
 
 import pytest
 from conftest_browser import PHONES
-from test_page_games import TABLE, entry_shown, places, to_act
+from test_page_games import entry_shown, places, switch_language, to_act
 
 pytestmark = pytest.mark.browser
 SIZES_LANGS = [("360x740", "pl"), ("360x740", "ru"), ("390x844", "en")]
@@ -35,14 +35,6 @@ def duren_match(new_phone, server_api, size: str, lang: str = "en", attack: list
     phone.page.wait_for_selector(".defend-step" if attack else ".attack-step")
     phone.calm()
     return phone, match
-
-
-def switch_language(phone, lang: str) -> None:
-    phone.click(f'#langs button[data-lang="{lang}"]')
-    phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
-                                 " && document.querySelector('#tab-table').textContent === tab",
-                                 arg=[lang, TABLE[lang]])
-    phone.calm()
 
 
 def clipped(phone, selector: str) -> bool:

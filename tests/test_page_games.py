@@ -221,11 +221,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#last-word") == RECORDED["en"]
     deal_line_reads_well(phone)
     for lang in ("pl", "ru", "en"):
-        phone.click(f'#langs button[data-lang="{lang}"]')
-        phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
-                                     " && document.querySelector('#tab-table').textContent === tab",
-                                     arg=[lang, TABLE[lang]])
-        phone.calm()
+        switch_language(phone, lang)
         assert phone.text(".attack-step .exchange-what") == SWAP_WORDS[lang]
         assert places(phone, step) == before, lang  # the words change, not where the keys are
         # what the bottom bar said about the last tap is said again in the new language, in the same place
@@ -307,9 +303,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert to_act(phone) == ("0", "defends")
     bottom = places(phone, BOTTOM)
     assert phone.text("#last-word") == "Sending: Ala beat 9♥/10♥"
-    phone.click('#langs button[data-lang="ru"]')
-    phone.page.wait_for_function("() => document.querySelector('#tab-table').textContent === 'Стол'")
-    phone.calm()
+    switch_language(phone, "ru")
     assert phone.text("#last-word") == "Отправка: Ala бьёт 9♥/10♥"
     assert phone.text("#undo") == "↶ Отменить: Ala бьёт 9♥/10♥ (ждёт отправки)"
     assert places(phone, BOTTOM) == bottom
@@ -328,6 +322,15 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
                                          arg=TABLE[lang])
         deal_line_reads_well(phone)
         phone.screenshot(f"duren-table-top-{size}-{lang}", full_page=False)
+
+
+def switch_language(phone, lang: str) -> None:
+    """Taps the table's language and waits until the page is drawn in its words."""
+    phone.click(f'#langs button[data-lang="{lang}"]')
+    phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
+                                 " && document.querySelector('#tab-table').textContent === tab",
+                                 arg=[lang, TABLE[lang]])
+    phone.calm()
 
 
 def entry_shown(phone, step: str) -> dict:
