@@ -1,12 +1,15 @@
-"""Each game's deal step keeps its controls where the finger is when the table switches between Polish, Russian
-and English: the lot's button, the seats, the card turned up and Deal stay in their places on both phones."""
+"""Each game's deal step keeps its controls where the finger is: when the table switches between Polish, Russian and
+English, when a tap brings a note (the lot's choice, another dealer, a hand begun), whatever the length of the
+players' names; and it opens with Deal above the bottom bar on both phones."""
 
 from __future__ import annotations
 
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
-from test_page_games import switch_language
+from test_page_games import fully_shown, switch_language
+
+from referee.match import MAX_NAME_LENGTH
 
 pytestmark = pytest.mark.browser
 PLAYERS = {"ogorek": SEED_PLAYERS, "agurk": SEED_PLAYERS, "oh_hell": ["Ala", "Bob", "Cyd"], "duren": ["Ala", "Bob"]}
@@ -53,13 +56,13 @@ def dealer_and_a_hand_begun(phone) -> None:
     phone.click(".known-hands summary")
     phone.click('.known-hands .seat-buttons button[data-seat="1"]')
     phone.click('.known-hands .keypad button[data-card="K"]')
-    phone.page.wait_for_selector(".deal-step > .hint.warn")
+    phone.page.wait_for_selector("#hands-waiting")
 
 
 def drawn_and_turned_up(phone) -> None:
     """Oh Hell's or Dureń's first deal: the dealer drawn by lot on this phone, and the queen of spades turned up."""
     phone.click("#draw-dealer")
-    phone.page.wait_for_selector(".deal-step > .drawn")
+    phone.page.wait_for_selector("#deal-note .drawn")
     if phone.page.locator('.trump-pick .suit-tab[data-suit="S"]').count():  # Oh Hell's keypad: a suit, then a rank
         phone.click('.trump-pick .suit-tab[data-suit="S"]')
     phone.click('.trump-pick .keypad button[data-card="QS"]')
@@ -69,7 +72,7 @@ def drawn_and_turned_up(phone) -> None:
 def another_dealer(phone) -> None:
     """Ogórek's second deal, after the seed's deal and its result: N chosen to deal instead of the rule's dealer."""
     phone.click('.dealer-choice button[data-seat="2"]')
-    phone.page.wait_for_selector(".deal-step > .hint.warn")
+    phone.page.wait_for_selector("#deal-note .warn")
 
 
 STEPS = {"ogorek": ("ogorek", False, by_lot), "agurk": ("agurk", False, dealer_and_a_hand_begun),
@@ -100,3 +103,133 @@ def test_the_deal_step_keeps_its_controls_in_place_when_the_language_changes(new
         phone.page.eval_on_selector("#log-deal", "el => el.scrollIntoView({block: 'center'})")
         phone.calm()
         phone.screenshot(f"deal-step-languages-{step}-{size}-{lang}", full_page=False)
+
+
+FIRST_DEAL = {"ogorek": SEED_PLAYERS, "ogurets": SEED_PLAYERS, "oh_hell": ["Ala", "Bob", "Cyd"],
+              "duren": ["Ala", "Bob"], "agurk": SEED_PLAYERS}
+LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("game", list(FIRST_DEAL))
+def test_the_first_deal_opens_with_deal_above_the_bottom_bar(new_phone, server_api, game, size):
+    """Each game's first deal step, opened in Polish, English and Russian: as the step comes, the page shows it from
+    its heading down to Deal between the top bar and the fixed bottom bar (the test scrolls nothing), so that a thumb
+    aiming at Deal finds Deal, not the bar with Undo."""
+    match = server_api.post("/api/matches", {"game": game, "players": FIRST_DEAL[game]})
+    for lang, locale in LOCALES.items():
+        phone = new_phone(locale=locale, viewport=PHONES[size])
+        phone.open(f"/?m={match['id']}#key={match['key']}")
+        phone.page.wait_for_selector(".deal-step")
+        phone.calm()
+        for selector in (".deal-step > h2", ".deal-step .dealer-head", "#log-deal"):
+            fully_shown(phone, selector)
+        phone.screenshot(f"first-deal-{game}-{size}-{lang}", full_page=False)
+        phone.close()
+
+
+def moved(before: dict, now: dict) -> list:
+    """The controls that were on the step before and are still there, but not where they were (a control the tap
+    took away, such as a card taken out of a hand, is gone, not moved)."""
+    def count(controls, what):
+        return sum(1 for control in controls if control[0] == what)
+    return [control for control in before["controls"] if control not in now["controls"]
+            and count(now["controls"], control[0]) >= count(before["controls"], control[0])]
+
+
+def taps_keep_the_controls_in_place(phone, taps: list, shown: list[str]) -> None:
+    """Each tap in turn (a selector, or a step of the test's own); after each, the note `shown[i]` is on the step
+    (or none, when None), and every control that was there before the tap is where it was."""
+    for tap, note in zip(taps, shown, strict=True):
+        before = places(phone)
+        if callable(tap):
+            tap(phone)
+        else:
+            phone.click(tap)
+        phone.calm()
+        now = places(phone)
+        assert moved(before, now) == [], (tap, before, now)
+        if note:
+            assert phone.page.locator(note).is_visible(), note
+
+
+def hand_begun(phone) -> None:
+    phone.click('.known-hands .keypad button[data-card="K"]')
+    phone.page.wait_for_selector("#hands-waiting")
+
+
+NOTES = {
+    "oh_hell": ("oh_hell", False, ["#draw-dealer", '.dealer-choice button[data-seat="1"]', "#draw-dealer"],
+                ["#deal-note .drawn", None, "#deal-note .drawn"]),
+    "duren": ("duren", False, ["#draw-dealer", '.dealer-choice button[data-seat="0"]'], ["#deal-note .drawn", None]),
+    "ogorek-later": ("ogorek", True, ['.dealer-choice button[data-seat="2"]', '.dealer-choice button[data-seat="1"]'],
+                     ["#deal-note .warn", None]),
+    "agurk": ("agurk", False, [".known-hands summary", '.known-hands .seat-buttons button[data-seat="1"]', hand_begun,
+                               ".known-hands .chosen-cards button"], [None, None, "#hands-waiting", None]),
+}
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("step", list(NOTES))
+def test_a_note_on_the_deal_comes_in_its_own_place_and_moves_nothing(new_phone, server_api, step, size):
+    """A tap that brings a note to the deal step (the lot's choice after "Draw by lot", a dealer other than the rule's
+    after a tap on a seat, a hand begun and not finished) or takes it away moves no control of the step: Deal, the
+    seats, the card turned up and the known hands' keys stay where the finger found them."""
+    game, later, taps, notes = NOTES[step]
+    phone = deal_step(new_phone, server_api, game, size, later)
+    taps_keep_the_controls_in_place(phone, taps, notes)
+    phone.screenshot(f"deal-note-{step}-{size}", full_page=False)
+
+
+LONG_NAMES = ["Aleksandra Wiśniewska-Brzęczyszczykiewicz"[:MAX_NAME_LENGTH], "Александра Константиновна Преображенская",
+              "Maximilian Alexander Featherstonehaugh-W", "Wojciech Grzegorz Szczepańczyk-Zieliński"[:MAX_NAME_LENGTH]]
+
+
+def cut_whole(phone, selector: str) -> list[tuple[bool, str]]:
+    """Each name cut to its room in the element: whether it is cut, and its title."""
+    return phone.page.eval_on_selector_all(f"{selector} .name-cut",
+                                           "els => els.map(el => [el.scrollWidth > el.clientWidth, el.title])")
+
+
+def within(phone, selector: str) -> bool:
+    """Whether the element's words fit the lines kept for them, nothing hidden below."""
+    return phone.page.eval_on_selector(selector, "el => el.scrollHeight <= el.clientHeight + 1")
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("game", ["oh_hell", "ogorek-later"])
+def test_the_longest_names_are_cut_in_the_deal_steps_sentences_and_move_nothing(new_phone, server_api, game, size):
+    """Players' names as long as the referee allows (40 characters), in each language: the lot's note, the note on a
+    dealer other than the rule's and the instructions name the dealer cut with an ellipsis (the whole name in its
+    title), within the lines kept for them, so that Deal and the step's other controls stay where they were."""
+    assert all(len(name) == MAX_NAME_LENGTH for name in LONG_NAMES)
+    players = LONG_NAMES[:3] if game == "oh_hell" else LONG_NAMES
+    match = server_api.post("/api/matches", {"game": game.removesuffix("-later"), "players": players})
+    if game == "ogorek-later":
+        events = f"/api/matches/{match['id']}/events"
+        server_api.post(events, {"type": "deal", "dealer": 0}, match["key"])
+        for trick in SEED_TRICKS:
+            for name, card in trick:
+                server_api.post(events, {"type": "play", "seat": SEED_PLAYERS.index(name), "card": card}, match["key"])
+    for lang, locale in LOCALES.items():
+        phone = new_phone(locale=locale, viewport=PHONES[size])
+        phone.open(f"/?m={match['id']}#key={match['key']}")
+        phone.page.wait_for_selector(".deal-step")
+        phone.calm()
+        if game == "oh_hell":
+            taps = ["#draw-dealer", '.dealer-choice button[data-seat="1"]', '.dealer-choice button[data-seat="2"]']
+            notes = ["#deal-note .drawn", None, None]
+        else:
+            taps = ['.dealer-choice button[data-seat="2"]', '.dealer-choice button[data-seat="3"]']
+            notes = ["#deal-note .warn", "#deal-note .warn"]
+        for tap, note in zip(taps, notes, strict=True):
+            taps_keep_the_controls_in_place(phone, [tap], [note])
+            dealer = int(phone.page.get_attribute('.dealer-choice button[aria-pressed="true"]', "data-seat"))
+            assert cut_whole(phone, ".deal-step > .instructions") == [[True, players[dealer]]], (lang, tap)
+            assert within(phone, ".deal-step > .instructions") and within(phone, "#deal-note"), (lang, tap)
+            if note:
+                assert [title for _, title in cut_whole(phone, "#deal-note")] in (
+                    [players[dealer]], [players[1]]), (lang, tap)  # the lot's choice, or the rule's dealer (W)
+        fully_shown(phone, "#log-deal")
+        phone.screenshot(f"deal-long-names-{game}-{size}-{lang}", full_page=False)
+        phone.close()

@@ -2,8 +2,8 @@
 // play of that player is checked exactly, at once, and a play the rules forbid is refused on the spot.
 
 import { h } from "./dom.js";
-import { cardName, cardsText, t } from "./i18n.js";
-import { cardChip, seatButtons } from "./table.js";
+import { cardName, cardsText, t, tParts } from "./i18n.js";
+import { cardChip, nameCut, seatButtons } from "./table.js";
 
 /** The hands entered so far: {seat: [cards]}; complete ones go with the deal. */
 export function enteredHands(ui) {
@@ -21,8 +21,12 @@ export function handsToSend(ui, size) {
   return hands.length ? Object.fromEntries(hands) : null;
 }
 
-/** `pad({onPick, gone})` makes the game's keypad for picking the cards of a hand. */
-export function knownHandsField(ctx, { size, pad }) {
+/**
+ * `pad({onPick, gone})` makes the game's keypad for picking the cards of a hand; `waiting`, the seats whose hand is
+ * begun, not complete: the deal waits for them, and the hint's place says so instead of the hint (the keys below
+ * stay where they are when it comes).
+ */
+export function knownHandsField(ctx, { size, pad, waiting = [] }) {
   const { ui } = ctx;
   const hands = enteredHands(ui);
   const seat = ui.handSeat ?? null;
@@ -32,9 +36,11 @@ export function knownHandsField(ctx, { size, pad }) {
   return h("details", { class: "known-hands", open: ui.handsOpen || null,
                         on: { toggle: (e) => { ui.handsOpen = e.target.open; } } },
     h("summary", { text: t("hands.title") }),
-    h("p", { class: "hint", text: t("hands.hint", { n: size }) }),
+    waiting.length
+      ? h("p", { class: "hint warn", id: "hands-waiting", role: "status" }, tParts("hands.incomplete", {
+        n: size, names: h("span", {}, waiting.map((s, i) => [i ? ", " : "", nameCut(ctx.names[s])])) }))
+      : h("p", { class: "hint", text: t("hands.hint", { n: size }) }),
     seatButtons(ctx, { chosen: seat, label: t("hands.whose"), onPick: (s) => { ui.handSeat = s; ctx.redraw(); } }),
-    summary.length ? h("ul", { class: "hand-summary" }, summary.map((line) => h("li", { text: line }))) : null,
     seat === null ? null : h("div", { class: "hand-entry" },
       h("p", { class: "label", text: t("hands.of", { name: ctx.names[seat], n: cards.length, size }) }),
       h("div", { class: "chosen-cards" }, cards.map((card, index) => h("button", {
@@ -44,7 +50,9 @@ export function knownHandsField(ctx, { size, pad }) {
       pad({
         gone: () => cards.length >= size,
         onPick: (card) => { if (cards.length < size) { hands[seat] = [...cards, card]; ctx.redraw(); } },
-      })));
+      })),
+    // the hands entered so far, below the keypad: a line that comes with a hand begun moves no key
+    summary.length ? h("ul", { class: "hand-summary" }, summary.map((line) => h("li", { text: line }))) : null);
 }
 
 /** The cards of each entered hand of the current deal not yet played: {seat: [cards]}, from the log read with the key. */

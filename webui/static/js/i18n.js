@@ -48,6 +48,25 @@ export function t(key, params = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/**
+ * The words for `key` as a list of strings and elements: a parameter that is an element (a player's name cut to
+ * the room it has, see `nameCut` in table.js) is put in as it is, the others as text.
+ */
+export function tParts(key, params = {}) {
+  const template = words[key] ?? fallbackWords[key] ?? key;
+  return template.split(/(\{\w+\})/).filter((part) => part !== "").map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (!name || !(name in params)) return part;
+    return params[name] instanceof Node ? params[name].cloneNode(true) : String(params[name]);
+  });
+}
+
+/** tParts() for words that depend on a number, as tn(). */
+export function tnParts(key, count, params = {}) {
+  const form = new Intl.PluralRules(current).select(count);
+  return tParts(has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`, { n: count, ...params });
+}
+
 /** Words that depend on a number: `key.one`, `key.few`, `key.many` or `key.other`, chosen by the language. */
 export function tn(key, count, params = {}) {
   const form = new Intl.PluralRules(current).select(count);

@@ -131,11 +131,12 @@ let stepShown = null; // the step (of this match, at this seq) last brought into
 
 /**
  * A step marked `data-in-view` (Dureń's attack and defence: a keypad of every card, and right after the deal the
- * swap of the nine of trumps below the log button) may reach below the bottom bar on a small phone, which the
- * page keeps room for below its content. When such a step comes, the page scrolls just enough that the whole
- * step, down to its last button, is above the bar (never its heading under the top bar), and its controls
- * count as moved: a tap in that moment is ignored (taps.js). Only when the step comes: while it is entered,
- * and when it is already in view, nothing scrolls.
+ * swap of the nine of trumps below the log button; every game's deal step, its Deal below the seats, the dealer's
+ * choice and the card turned up) may reach below the bottom bar on a small phone, which the page keeps room for
+ * below its content. When such a step comes, the page scrolls just enough that the whole step, down to its last
+ * button (or down to the control marked `data-in-view-end`: Deal, above the optional known hands), is above the
+ * bar (never its heading under the top bar), and its controls count as moved: a tap in that moment is ignored
+ * (taps.js). Only when the step comes: while it is entered, and when it is already in view, nothing scrolls.
  */
 function bringStepInView() {
   const step = app.ui.tab === "table" ? main().querySelector(".action[data-in-view]") : null;
@@ -147,7 +148,8 @@ function bringStepInView() {
   stepShown = shown;
   const bar = document.getElementById("bottom");
   if (bar.hidden) return;
-  const below = step.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+  const end = step.querySelector("[data-in-view-end]") || step;
+  const below = end.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
   const room = step.getBoundingClientRect().top - document.querySelector(".bar").getBoundingClientRect().bottom;
   const by = Math.min(below, room);
   if (by <= 0) return;

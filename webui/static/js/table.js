@@ -2,7 +2,7 @@
 
 import { isRed, trickTaker } from "./cards.js";
 import { h } from "./dom.js";
-import { SUIT_SYMBOLS, cardName, cardText, ordinal, rankLetter, splitCard, t } from "./i18n.js";
+import { SUIT_SYMBOLS, cardName, cardText, ordinal, rankLetter, splitCard, t, tParts } from "./i18n.js";
 import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
 import { randomSeat } from "./local.js";
 
@@ -96,11 +96,19 @@ function standingBadge(player, state) {
   return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: ordinal(player.place) }) }) : null;
 }
 
-/** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed. */
+/**
+ * A player's name within a sentence of a step, cut with an ellipsis where it would outgrow the room kept for the
+ * sentence (a name may have 40 characters); the whole name is its title.
+ */
+export function nameCut(name) {
+  return h("span", { class: "name-cut", title: name, text: name });
+}
+
+/** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed; a long name cut, whole in its title. */
 export function seatButtons(ctx, { chosen, onPick, label, only }) {
   return h("div", { class: "seat-buttons", role: "group", "aria-label": label },
     ctx.state.players.filter((p) => !p.out && (!only || only.includes(p.seat))).map((p) => h("button", {
-      type: "button", class: "choice", "aria-pressed": String(chosen === p.seat), "data-seat": p.seat,
+      type: "button", class: "choice", "aria-pressed": String(chosen === p.seat), "data-seat": p.seat, title: p.name,
       on: { click: () => onPick(p.seat) },
     }, p.name)));
 }
@@ -136,17 +144,20 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, t
   rows.push(h("div", { class: "dealer-choice" }, seatButtons(ctx, {
     chosen: ui.dealer, label: t("deal.dealer"), onPick: (seat) => { ui.dealer = seat; ui.drawn = false; ctx.redraw(); },
   })));
-  if (ui.drawn && !lot) rows.push(h("p", { class: "drawn", role: "status", text: t("deal.drawn", { name: names[ui.dealer] }) }));
-  if (!first && ui.dealer !== expected.dealer) rows.push(h("p", { class: "hint warn", text: t("deal.not_rule", { name: names[expected.dealer] }) }));
-  const dealerName = lot ? t("deal.the_dealer") : names[ui.dealer];
-  rows.push(h("p", { class: "instructions", text: instructions(dealerName) }));
+  // the note on the dealer (the lot's choice, a dealer other than the rule's) has its place, empty until a tap
+  // brings it: Deal and everything below stay where they are when it comes and goes
+  let note = null;
+  if (ui.drawn && !lot) note = h("span", { class: "drawn" }, tParts("deal.drawn", { name: nameCut(names[ui.dealer]) }));
+  else if (!first && ui.dealer !== expected.dealer) note = h("span", { class: "warn" }, tParts("deal.not_rule", { name: nameCut(names[expected.dealer]) }));
+  rows.push(h("p", { class: "deal-note", id: "deal-note", role: "status" }, note));
+  const dealerName = lot ? t("deal.the_dealer") : nameCut(names[ui.dealer]);
+  rows.push(h("p", { class: "instructions" }, instructions(dealerName)));
   if (trumpPad) rows.push(trumpPad);
   const size = expected.cards;
   const waiting = incompleteHands(ui, size);
-  if (waiting.length) rows.push(h("p", { class: "hint warn", text: t("hands.incomplete", { names: waiting.map((s) => names[s]).join(", "), n: size }) }));
   const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
   rows.push(h("button", {
-    type: "button", class: "primary wide", id: "log-deal", "data-records": "deal", disabled: !ready,
+    type: "button", class: "primary wide", id: "log-deal", "data-records": "deal", "data-in-view-end": "", disabled: !ready,
     on: { click: () => {
       const body = { type: "deal" };
       if (!lot) body.dealer = ui.dealer;
@@ -156,8 +167,8 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, t
       ctx.send(body);
     } },
   }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
-  if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad }));
-  return h("section", { class: "action deal-step", "aria-label": title }, rows);
+  if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad, waiting }));
+  return h("section", { class: "action deal-step", "aria-label": title, "data-in-view": "deal" }, rows);
 }
 
 /** The cards a player has put down in the current trick, those still waiting to be sent included. */

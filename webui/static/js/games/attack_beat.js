@@ -2,7 +2,7 @@
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
-import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tn } from "../i18n.js";
+import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tParts, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
 import { cardChip, dealPanel, expectedSeat } from "../table.js";
 
@@ -230,7 +230,7 @@ function actionPanel(ctx) {
                   chosen: (card) => card === ui.trump, onPick: (card) => { ui.trump = card; ctx.redraw(); } }));
     const handPad = ({ gone, onPick }) => suitedPad({ ranks: rankKeys(state), ui, label: t("hands.keypad"),
                                                       gone: (card) => gone(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
-    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => t(`deal.${ctx.state.game}`, { name }) });
+    return dealPanel(ctx, { lotOnServer: false, trumpPad, handPad, instructions: (name) => tParts(`deal.${ctx.state.game}`, { name }) });
   }
   if (ctx.pending().length) return waitingPanel(ctx);
   if (expected.type === "defend") return defendPanel(ctx);

@@ -3,7 +3,7 @@
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
-import { rankLetter, t, tn } from "../i18n.js";
+import { rankLetter, t, tParts, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
 import { actingSeat, dealPanel, lastTrick, seatButtons, trickInFront } from "../table.js";
 
@@ -42,7 +42,7 @@ function result(ctx) {
 
 function instructions(ctx) {
   const options = ctx.state.options;
-  return (name) => t(`deal.${ctx.state.game}`, { ...options, name });
+  return (name) => tParts(`deal.${ctx.state.game}`, { ...options, name });
 }
 
 function ruleHint(ctx, expected) {

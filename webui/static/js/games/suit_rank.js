@@ -2,7 +2,7 @@
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
-import { SUIT_SYMBOLS, cardText, t, tn } from "../i18n.js";
+import { SUIT_SYMBOLS, cardText, t, tn, tnParts } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
 import { actingSeat, cardChip, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
 
@@ -111,7 +111,7 @@ function actionPanel(ctx) {
       lotOnServer: false,
       trumpPad,
       handPad,
-      instructions: (name) => (expected.turn_trump ? tn(`deal.${ctx.state.game}`, cards, { name }) : tn(`deal.${ctx.state.game}_no_trump`, cards, { name })),
+      instructions: (name) => tnParts(expected.turn_trump ? `deal.${ctx.state.game}` : `deal.${ctx.state.game}_no_trump`, cards, { name }),
     });
   }
   if (expected.type === "bid") return bidPanel(ctx);
