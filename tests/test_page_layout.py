@@ -9,6 +9,7 @@ import time
 
 import pytest
 from conftest_browser import PHONES
+from test_page_games import switch_language
 
 pytestmark = pytest.mark.browser
 
@@ -318,3 +319,50 @@ def test_the_bottom_bars_line_about_a_double_tap_is_read_whole_on_a_small_phone(
         assert bottom_bar(phone) == bar, lang
         phone.screenshot(f"double-tap-bottom-line-360x740-{lang}", full_page=False)
     assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "10")]
+
+
+def tabs_and_controls(phone) -> dict:
+    """Where the tabs and the match's controls under the step (Penalty, Show hands, End) are on the page, and the
+    ones whose words are cut off by the room they have."""
+    return phone.page.evaluate("""() => {
+        const box = (el) => {
+            const r = el.getBoundingClientRect();
+            return [el.id, Math.round(r.left), Math.round(r.top + window.scrollY),
+                    Math.round(r.width), Math.round(r.height)];
+        };
+        const all = [...document.querySelectorAll('.tabs .tab, .controls button')];
+        const cut = all.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent);
+        return {boxes: all.map(box), cut};
+    }""")
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize(("game", "players"), [("ogorek", SEATS), ("oh_hell", ["Ala", "Bob", "Cyd"])])
+def test_tabs_and_the_match_controls_keep_their_boxes_when_the_language_changes(new_phone, server_api, game, players,
+                                                                                size):
+    """The tabs, and the controls under the step (Ogórek's Penalty, Show hands, End the match; Oh Hell's Show hands
+    and End), keep their place and size when the table switches between Polish, English and Russian, and when Show
+    hands becomes Hide hands: each in one line, none of their words cut off, in every language."""
+    match = server_api.post("/api/matches", {"game": game, "players": players})
+    deal = {"type": "deal", "dealer": 0, **({"trump": "QS"} if game == "oh_hell" else {})}
+    server_api.post(f"/api/matches/{match['id']}/events", deal, match["key"])
+    phone = new_phone(locale="pl-PL", viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector(".controls #end")
+    phone.calm()
+    before = tabs_and_controls(phone)
+    assert len(before["boxes"]) == 5 + (3 if game == "ogorek" else 2)
+    assert len({height for *_, height in before["boxes"][5:]}) == 1  # the controls' rows: one line each
+    for lang in ("ru", "en", "pl", "ru"):
+        switch_language(phone, lang)
+        assert tabs_and_controls(phone) == {**before, "cut": []}, lang
+        phone.page.eval_on_selector(".controls", "el => el.scrollIntoView({block: 'center'})")
+        phone.calm()
+        phone.screenshot(f"controls-{game}-{size}-{lang}", full_page=False)
+        phone.page.evaluate("window.scrollTo(0, 0)")
+        phone.calm()
+        phone.screenshot(f"tabs-{game}-{size}-{lang}", full_page=False)
+    phone.click("#show-hands")  # Hide hands, in Russian
+    phone.page.wait_for_selector('#show-hands[aria-pressed="true"]')
+    phone.calm()
+    assert tabs_and_controls(phone) == {**before, "cut": []}
