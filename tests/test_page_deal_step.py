@@ -137,20 +137,24 @@ def moved(before: dict, now: dict) -> list:
             and count(now["controls"], control[0]) >= count(before["controls"], control[0])]
 
 
-def taps_keep_the_controls_in_place(phone, taps: list, shown: list[str]) -> None:
+def taps_keep_the_controls_in_place(phone, taps: list, shown: list[str], shots: str = "") -> None:
     """Each tap in turn (a selector, or a step of the test's own); after each, the note `shown[i]` is on the step
-    (or none, when None), and every control that was there before the tap is where it was."""
-    for tap, note in zip(taps, shown, strict=True):
+    (or none, when None), and every control that was there before the tap is where it was. With `shots`, the
+    screen is saved after each tap that brings a note, the note in the middle."""
+    for index, (tap, note) in enumerate(zip(taps, shown, strict=True)):
         before = places(phone)
         if callable(tap):
             tap(phone)
         else:
             phone.click(tap)
+        if note:
+            phone.page.locator(note).wait_for()
         phone.calm()
         now = places(phone)
         assert moved(before, now) == [], (tap, before, now)
-        if note:
-            assert phone.page.locator(note).is_visible(), note
+        if shots and note:
+            phone.page.eval_on_selector(note, "el => el.scrollIntoView({block: 'center'})")
+            phone.screenshot(f"{shots}-{index}", full_page=False)
 
 
 def hand_begun(phone) -> None:
@@ -165,7 +169,8 @@ NOTES = {
     "ogorek-later": ("ogorek", True, ['.dealer-choice button[data-seat="2"]', '.dealer-choice button[data-seat="1"]'],
                      ["#deal-note .warn", None]),
     "agurk": ("agurk", False, [".known-hands summary", '.known-hands .seat-buttons button[data-seat="1"]', hand_begun,
-                               ".known-hands .chosen-cards button"], [None, None, "#hands-waiting", None]),
+                               ".known-hands summary", ".known-hands summary", ".known-hands .chosen-cards button"],
+              [None, None, "#hands-waiting", "#deal-note .warn", "#hands-waiting", None]),
 }
 
 
@@ -173,12 +178,12 @@ NOTES = {
 @pytest.mark.parametrize("step", list(NOTES))
 def test_a_note_on_the_deal_comes_in_its_own_place_and_moves_nothing(new_phone, server_api, step, size):
     """A tap that brings a note to the deal step (the lot's choice after "Draw by lot", a dealer other than the rule's
-    after a tap on a seat, a hand begun and not finished) or takes it away moves no control of the step: Deal, the
-    seats, the card turned up and the known hands' keys stay where the finger found them."""
+    after a tap on a seat, a hand begun and not finished: in the known hands, or in the deal's note while they are
+    closed) or takes it away moves no control of the step: Deal, the seats, the card turned up and the known hands'
+    keys stay where the finger found them."""
     game, later, taps, notes = NOTES[step]
     phone = deal_step(new_phone, server_api, game, size, later)
-    taps_keep_the_controls_in_place(phone, taps, notes)
-    phone.screenshot(f"deal-note-{step}-{size}", full_page=False)
+    taps_keep_the_controls_in_place(phone, taps, notes, shots=f"deal-note-{step}-{size}")
 
 
 LONG_NAMES = ["Aleksandra Wiśniewska-Brzęczyszczykiewicz"[:MAX_NAME_LENGTH], "Александра Константиновна Преображенская",

@@ -21,6 +21,11 @@ export function handsToSend(ui, size) {
   return hands.length ? Object.fromEntries(hands) : null;
 }
 
+/** "Finish the hands of …": the seats whose hand is begun and not complete, their names cut where long. */
+export function handsWaiting(ctx, waiting, size) {
+  return tParts("hands.incomplete", { n: size, names: h("span", {}, waiting.map((s, i) => [i ? ", " : "", nameCut(ctx.names[s])])) });
+}
+
 /**
  * `pad({onPick, gone})` makes the game's keypad for picking the cards of a hand; `waiting`, the seats whose hand is
  * begun, not complete: the deal waits for them, and the hint's place says so instead of the hint (the keys below
@@ -34,11 +39,11 @@ export function knownHandsField(ctx, { size, pad, waiting = [] }) {
   const summary = Object.entries(hands).filter(([, held]) => held.length)
     .map(([s, held]) => `${ctx.names[s]} (${held.length}/${size}): ${cardsText(held)}`);
   return h("details", { class: "known-hands", open: ui.handsOpen || null,
-                        on: { toggle: (e) => { ui.handsOpen = e.target.open; } } },
+                        // closed, the hands still waited for are said in the deal's note instead
+                        on: { toggle: (e) => { if (Boolean(ui.handsOpen) !== e.target.open) { ui.handsOpen = e.target.open; ctx.redraw(); } } } },
     h("summary", { text: t("hands.title") }),
     waiting.length
-      ? h("p", { class: "hint warn", id: "hands-waiting", role: "status" }, tParts("hands.incomplete", {
-        n: size, names: h("span", {}, waiting.map((s, i) => [i ? ", " : "", nameCut(ctx.names[s])])) }))
+      ? h("p", { class: "hint warn", id: "hands-waiting", role: "status" }, handsWaiting(ctx, waiting, size))
       : h("p", { class: "hint", text: t("hands.hint", { n: size }) }),
     seatButtons(ctx, { chosen: seat, label: t("hands.whose"), onPick: (s) => { ui.handSeat = s; ctx.redraw(); } }),
     seat === null ? null : h("div", { class: "hand-entry" },

@@ -3,7 +3,7 @@
 import { isRed, trickTaker } from "./cards.js";
 import { h } from "./dom.js";
 import { SUIT_SYMBOLS, cardName, cardText, ordinal, rankLetter, splitCard, t, tParts } from "./i18n.js";
-import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
+import { handsToSend, handsWaiting, incompleteHands, knownHandsField } from "./hands.js";
 import { randomSeat } from "./local.js";
 
 /** A card face, small: the rank letter of the language and the suit symbol. */
@@ -144,17 +144,18 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, t
   rows.push(h("div", { class: "dealer-choice" }, seatButtons(ctx, {
     chosen: ui.dealer, label: t("deal.dealer"), onPick: (seat) => { ui.dealer = seat; ui.drawn = false; ctx.redraw(); },
   })));
-  // the note on the dealer (the lot's choice, a dealer other than the rule's) has its place, empty until a tap
-  // brings it: Deal and everything below stay where they are when it comes and goes
+  // the note on the dealer (the lot's choice, a dealer other than the rule's; with the known hands closed, the hands
+  // Deal waits for) has its place, empty until a tap brings it: Deal and everything below stay put when it comes
+  const size = expected.cards;
+  const waiting = incompleteHands(ui, size);
   let note = null;
-  if (ui.drawn && !lot) note = h("span", { class: "drawn" }, tParts("deal.drawn", { name: nameCut(names[ui.dealer]) }));
+  if (waiting.length && !ui.handsOpen) note = h("span", { class: "warn" }, handsWaiting(ctx, waiting, size)); // Deal waits for them
+  else if (ui.drawn && !lot) note = h("span", { class: "drawn" }, tParts("deal.drawn", { name: nameCut(names[ui.dealer]) }));
   else if (!first && ui.dealer !== expected.dealer) note = h("span", { class: "warn" }, tParts("deal.not_rule", { name: nameCut(names[expected.dealer]) }));
   rows.push(h("p", { class: "deal-note", id: "deal-note", role: "status" }, note));
   const dealerName = lot ? t("deal.the_dealer") : nameCut(names[ui.dealer]);
   rows.push(h("p", { class: "instructions" }, instructions(dealerName)));
   if (trumpPad) rows.push(trumpPad);
-  const size = expected.cards;
-  const waiting = incompleteHands(ui, size);
   const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
   rows.push(h("button", {
     type: "button", class: "primary wide", id: "log-deal", "data-records": "deal", "data-in-view-end": "", disabled: !ready,
