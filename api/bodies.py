@@ -61,7 +61,7 @@ def read_at_most(stream, size: int) -> bytes:
 
 def refuse_what_was_refused() -> None:
     """Before each request: answer the refusal `WholeBody` noted, in the one error shape."""
-    refusal = request.environ.get(REFUSAL)
+    refusal = request._get_current_object().environ.get(REFUSAL)
     if refusal == "too_large":
         raise RequestEntityTooLarge()
     if refusal == "malformed":

@@ -75,7 +75,7 @@ def request_hash(route: str, body: object) -> str:
 
 def bearer_key() -> str | None:
     """The key of the request's `Authorization: Bearer <key>` header; None without one."""
-    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+    scheme, _, key = request._get_current_object().headers.get("Authorization", "").strip().partition(" ")
     key = key.strip()
     return key if scheme.lower() == "bearer" and key else None
 
@@ -112,7 +112,7 @@ def reader_has_key(match_id: str) -> bool:
 def request_idempotency_key(creation: bool = False) -> str | None:
     """The Idempotency-Key header, checked. A creation's key is a secret its match (or evening) key is derived
     from: it must look random (`looks_random`)."""
-    key = request.headers.get("Idempotency-Key")
+    key = request._get_current_object().headers.get("Idempotency-Key")
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):

@@ -154,12 +154,13 @@ def post_undo(match_id: str):
 
 def json_body(optional: bool = False) -> object:
     """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
-    data = request.get_data(cache=True)
+    asked = request._get_current_object()  # the request itself: each use of the proxy looks it up again
+    data = asked.get_data(cache=True)
     if not data.strip():
         if optional:
             return {}
         raise BadJson("The request has no body; send it as JSON.")
-    if not request.is_json:
+    if not asked.is_json:
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
     if not LONG_NUMBER.search(data):
         try:
