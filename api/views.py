@@ -45,7 +45,7 @@ def games():
 def get_match(match_id: str):
     keyed = reader_has_key(match_id)
     seq = store.current().latest_seq(match_id)
-    if request.if_none_match.contains_weak(etag(match_id, seq, keyed)):
+    if request._get_current_object().if_none_match.contains_weak(etag(match_id, seq, keyed)):
         response = Response(status=304)
     else:
         with matches.current_match(match_id, seq) as match:
