@@ -23,7 +23,7 @@ from flask import Blueprint, Response, current_app, make_response, request, url_
 
 from referee import Match, catalogue
 
-from . import evenings, keys, matches, schemas, store
+from . import bodies, evenings, keys, matches, schemas, store
 from .errors import BadContentType, BadJson
 from .keys import authorize, reader_has_key
 from .matches import state
@@ -155,7 +155,7 @@ def post_undo(match_id: str):
 def json_body(optional: bool = False) -> object:
     """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
     asked = request._get_current_object()  # the request itself: each use of the proxy looks it up again
-    data = asked.get_data(cache=True)
+    data = bodies.body(asked)
     if not data.strip():
         if optional:
             return {}
