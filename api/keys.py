@@ -75,7 +75,8 @@ def request_hash(route: str, body: object) -> str:
 
 def bearer_key() -> str | None:
     """The key of the request's `Authorization: Bearer <key>` header; None without one."""
-    scheme, _, key = request._get_current_object().headers.get("Authorization", "").strip().partition(" ")
+    header = request._get_current_object().environ.get("HTTP_AUTHORIZATION", "")  # the header as the server got it
+    scheme, _, key = header.strip().partition(" ")
     key = key.strip()
     return key if scheme.lower() == "bearer" and key else None
 
@@ -112,7 +113,7 @@ def reader_has_key(match_id: str) -> bool:
 def request_idempotency_key(creation: bool = False) -> str | None:
     """The Idempotency-Key header, checked. A creation's key is a secret its match (or evening) key is derived
     from: it must look random (`looks_random`)."""
-    key = request._get_current_object().headers.get("Idempotency-Key")
+    key = request._get_current_object().environ.get("HTTP_IDEMPOTENCY_KEY")  # the header as the server got it
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):
