@@ -45,7 +45,7 @@ class BadContentType(ApiError):
 
 
 class BadBody(ApiError):
-    "A body whose framing is broken (chunked encoding with a bad chunk size or no end)"
+    "A body whose framing is broken (chunked encoding with a bad chunk size or no end) or that ends before its length"
 
     code = "bad_body"
 

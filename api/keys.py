@@ -75,7 +75,8 @@ def request_hash(route: str, body: object) -> str:
 
 def bearer_key() -> str | None:
     """The key of the request's `Authorization: Bearer <key>` header; None without one."""
-    scheme, _, key = request.headers.get("Authorization", "").strip().partition(" ")
+    header = request._get_current_object().environ.get("HTTP_AUTHORIZATION", "")  # the header as the server got it
+    scheme, _, key = header.strip().partition(" ")
     key = key.strip()
     return key if scheme.lower() == "bearer" and key else None
 
@@ -103,7 +104,7 @@ def evening_key_opens(match_id: str, key: str) -> bool:
 def reader_has_key(match_id: str) -> bool:
     """Whether a read comes with the match's key: False without an Authorization header, True with the right
     key; a wrong or malformed one is refused as for a write (401, 403), so a phone can check a key with it."""
-    if "Authorization" not in request.headers:
+    if "Authorization" not in request._get_current_object().headers:
         return False
     authorize(match_id, READ_WITH_KEY)
     return True
@@ -112,7 +113,7 @@ def reader_has_key(match_id: str) -> bool:
 def request_idempotency_key(creation: bool = False) -> str | None:
     """The Idempotency-Key header, checked. A creation's key is a secret its match (or evening) key is derived
     from: it must look random (`looks_random`)."""
-    key = request.headers.get("Idempotency-Key")
+    key = request._get_current_object().environ.get("HTTP_IDEMPOTENCY_KEY")  # the header as the server got it
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.match(key):

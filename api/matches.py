@@ -124,7 +124,7 @@ class MatchCache:
 
 
 def cache() -> MatchCache:
-    return current_app.extensions[CACHE]
+    return current_app._get_current_object().extensions[CACHE]  # the app itself: a proxy's lookup costs more
 
 
 def load_match(match_id: str, upto: int | None = None) -> Match:

@@ -39,7 +39,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
@@ -231,11 +230,22 @@ def install(app: Flask) -> None:
 
 def current(app: Flask | None = None) -> Store:
     """The store of the app (the current one by default)."""
-    return (app or current_app).extensions[STORE]
+    return (app or current_app._get_current_object()).extensions[STORE]  # a proxy's lookup costs more
+
+
+_second: tuple[int, str] = (-1, "")  # the latest second `now` wrote, and its text
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time in UTC to the millisecond, in ISO 8601 (2026-12-01T18:30:22.541+00:00); the text of the second
+    is worked out once per second."""
+    global _second
+    second, millisecond = divmod(time.time_ns() // 1_000_000, 1000)
+    known, text = _second
+    if second != known:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _second = (second, text)
+    return f"{text}.{millisecond:03d}+00:00"
 
 
 def payload_text(event: dict) -> str:
@@ -479,13 +489,19 @@ def original(module: str, name: str):
     return get_original(module, name)
 
 
+_on_loop = False  # found true once: a process patched by gevent stays patched
+
+
 def on_gevent_loop() -> bool:
     """Whether this process runs gevent's loop (gunicorn's gevent workers patch `threading`)."""
-    try:
-        from gevent.monkey import is_module_patched
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return False
-    return is_module_patched("threading")
+    global _on_loop
+    if not _on_loop:
+        try:
+            from gevent.monkey import is_module_patched
+        except ImportError:  # pragma: no cover - gevent is a dependency
+            return False
+        _on_loop = is_module_patched("threading")
+    return _on_loop
 
 
 @dataclass(eq=False)
@@ -782,7 +798,7 @@ def write_creation(work: Callable[[sqlite3.Connection], None], idempotency_key_h
 
 def connections(app: Flask | None = None) -> Connections:
     """The connections the app's process holds."""
-    return (app or current_app).extensions[CONNECTIONS]
+    return (app or current_app._get_current_object()).extensions[CONNECTIONS]
 
 
 @contextmanager
@@ -796,25 +812,27 @@ def connection() -> Iterator[Database]:
 
 
 def open_db() -> Database:
-    path = current_app.config["DATABASE"]
-    if current_app.extensions.get(NOT_MIGRATED):
+    app = current_app._get_current_object()  # the app itself: each use of the proxy looks it up again
+    if app.extensions.get(NOT_MIGRATED):
         try:
-            migrate(path)
+            migrate(app.config["DATABASE"])
         except OSError as exc:
             raise storage_unavailable("missing", "the database folder cannot be made") from exc
-        current_app.extensions.pop(NOT_MIGRATED, None)
-    return connections().take()
+        app.extensions.pop(NOT_MIGRATED, None)
+    return connections(app).take()
 
 
 def get_db() -> Database:
     """This request's connection: one of the process's, lent until the request ends."""
-    if "db" not in g:
-        g.db = open_db()
-    return g.db
+    held = g._get_current_object()  # the request's own `g`: each use of the proxy looks it up again
+    db = held.get("db")
+    if db is None:
+        db = held.db = open_db()
+    return db
 
 
 def close_db(_error: BaseException | None = None) -> None:
-    db = g.pop("db", None)
+    db = g._get_current_object().pop("db", None)
     if db is not None:
         connections().give_back(db)
 
@@ -940,7 +958,16 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def news(self, match_id: str, after: int) -> tuple[int, list[dict]]:
-        # one statement, one read of the log: the latest seq and the events after `after` agree
+        # Most often the log holds event `after` and a few more: one look at the match's events from `after` on
+        # (the log has no gaps) says both what follows and that the log is not behind, without the match's row.
+        first = max(after, 1)
+        rows = get_db().execute(
+            "SELECT seq, CASE WHEN seq > ? THEN payload END FROM events WHERE match_id = ? AND seq >= ? ORDER BY seq",
+            [after, match_id, first]).fetchall()
+        if rows and rows[0][0] == first:
+            return rows[-1][0], [logged_event(payload, seq) for seq, payload in rows if seq > after]
+        # else a match without events, a log behind the match in hand, or no such match: one statement, one read
+        # of the log, so that the latest seq and the events after `after` agree
         rows = get_db().execute(
             "SELECT EXISTS (SELECT 1 FROM matches WHERE id = :id), (SELECT max(seq) FROM events WHERE match_id = :id), "
             "event.seq, event.payload FROM (SELECT 1) LEFT JOIN events AS event "

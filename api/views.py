@@ -23,7 +23,7 @@ from flask import Blueprint, Response, current_app, make_response, request, url_
 
 from referee import Match, catalogue
 
-from . import evenings, keys, matches, schemas, store
+from . import bodies, evenings, keys, matches, schemas, store
 from .errors import BadContentType, BadJson
 from .keys import authorize, reader_has_key
 from .matches import state
@@ -45,7 +45,7 @@ def games():
 def get_match(match_id: str):
     keyed = reader_has_key(match_id)
     seq = store.current().latest_seq(match_id)
-    if request.if_none_match.contains_weak(etag(match_id, seq, keyed)):
+    if request._get_current_object().if_none_match.contains_weak(etag(match_id, seq, keyed)):
         response = Response(status=304)
     else:
         with matches.current_match(match_id, seq) as match:
@@ -154,12 +154,13 @@ def post_undo(match_id: str):
 
 def json_body(optional: bool = False) -> object:
     """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
-    data = request.get_data(cache=True)
+    asked = request._get_current_object()  # the request itself: each use of the proxy looks it up again
+    data = bodies.body(asked)
     if not data.strip():
         if optional:
             return {}
         raise BadJson("The request has no body; send it as JSON.")
-    if not request.is_json:
+    if asked.environ.get("CONTENT_TYPE") != "application/json" and not asked.is_json:  # the first: a phone's
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
     if not LONG_NUMBER.search(data):
         try:

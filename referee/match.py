@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import unicodedata
 from decimal import Decimal
+from sys import intern
 
 from .formats import header_read, upgrade, written
 from .games import get_game
@@ -270,14 +270,20 @@ def without_hands(event: dict) -> dict:
 
 def shared(value: object) -> object:
     """An event's data with its texts interned: the thousands of events a server holds share one copy of
-    each field name, event type and card, instead of one per event read from the log or decided."""
-    if isinstance(value, str):
-        return sys.intern(value)
-    if isinstance(value, list):
-        return [shared(item) for item in value]
-    if isinstance(value, dict):
-        return {sys.intern(key) if isinstance(key, str) else key: shared(item) for key, item in value.items()}
+    each field name, event type and card, instead of one per event read from the log or decided. (Numbers,
+    true, false and null are kept as they are without a call: every event is shared as it is logged.)"""
+    kind = type(value)
+    if kind is dict:
+        return {intern(key) if type(key) is str else key: item if type(item) in PLAIN else shared(item)
+                for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in PLAIN else shared(item) for item in value]
+    if kind is str:
+        return intern(value)
     return value
+
+
+PLAIN = frozenset({int, float, bool, type(None)})
 
 
 def check_players(game: Game, players: object) -> list[str]:

@@ -78,3 +78,23 @@ def test_broken_chunked_framing_is_400_in_the_error_shape(server, raw):
     status, answer = send(server, head + raw)
     assert status == 400, answer
     assert set(answer["error"]) == {"code", "message", "details"}
+
+
+def known_length_post(path: str, body: bytes, length: int) -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\nConnection: close\r\n\r\n").encode() + body
+
+
+@pytest.mark.server
+def test_a_body_that_ends_before_its_content_length_is_400_and_creates_nothing(server):
+    body = json.dumps({"game": "ogorek", "players": ["S", "W", "N", "E"]}).encode()
+    status, answer = send(server, known_length_post("/api/matches", body, len(body) + 40))  # then the client stops
+    assert status == 400 and answer["error"]["code"] == "bad_body", answer
+    status, answer = send(server, known_length_post("/api/matches", body + b" " * 40, len(body) + 40))
+    assert status == 201 and answer["seq"] == 0  # the same body whole: a match
+
+
+@pytest.mark.server
+def test_a_content_length_over_the_limit_is_413_before_the_body_is_read(server):
+    status, answer = send(server, known_length_post("/api/matches", b'{"game": "ogorek"}', LIMIT + 1))
+    assert status == 413 and answer["error"]["code"] == "body_too_large"

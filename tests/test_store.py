@@ -4,9 +4,12 @@ SQLite file's schema, WAL and durable writes, and server processes starting toge
 from __future__ import annotations
 
 import multiprocessing
+import re
 import sqlite3
 import subprocess
 import sys
+import time
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -100,6 +103,18 @@ def test_news_is_the_latest_seq_and_the_events_after_a_seq(held):
     assert held.news("m2", 0) == (1, [{"seq": 1, "type": "end"}])
     with pytest.raises(store.UnknownMatch):
         held.news("nobody", 0)
+    with pytest.raises(store.UnknownMatch):
+        held.news("nobody", 2)
+
+
+def test_an_event_is_stamped_with_the_time_in_utc_to_the_millisecond():
+    for _ in range(3):  # the second's text is kept: the next second has its own
+        before = datetime.now(UTC)
+        written = store.now()
+        after = datetime.now(UTC)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", written)
+        assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= datetime.fromisoformat(written) <= after
+        time.sleep(0.6)
 
 
 @pytest.mark.both_stores
