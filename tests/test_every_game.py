@@ -18,7 +18,7 @@ from game_tables import SIMULATORS
 from referee import GAMES, Match
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
-SEEDS = range(2)  # 10 whole matches through the API; the engine alone plays thousands in the property tests
+SEEDS = range(1)  # a whole match of each game through the API; the engine alone plays thousands in the property tests
 
 
 def test_every_game_has_a_table_simulator():
@@ -54,7 +54,7 @@ def test_random_playouts_replay_to_the_served_view_and_the_money_sums_to_zero(ta
     match = play_match(table, game, seed)
     served = match.refresh()
     log = [without(event, "undone_by") for event in match.events()]
-    assert any(event["type"] == "undo" for event in log) or seed  # the first seed undoes something in every game
+    assert any(event["type"] == "undo" for event in log)  # the seed undoes something in every game
     header = {"game": game, "players": match.players, "options": served["options"], "stake": served["stake"],
               "currency": served["currency"]}
     assert {**Match.replay(header, log).view(), "id": served["id"], "evening": None} == served

@@ -106,7 +106,8 @@ def test_disclosures_show_a_marker_and_places_are_english_ordinals(new_phone, se
     phone = new_phone()
     match_id = phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
     def marker() -> str:
-        return phone.page.eval_on_selector(".known-hands summary", "el => getComputedStyle(el, '::before').content")
+        return phone.page.evaluate(  # found and read in one step: never a summary the page has just drawn again
+            "() => getComputedStyle(document.querySelector('.known-hands summary'), '::before').content")
 
     assert marker() == '"▸"'
     phone.click(".known-hands summary")

@@ -39,8 +39,12 @@ export function knownHandsField(ctx, { size, pad, waiting = [] }) {
   const summary = Object.entries(hands).filter(([, held]) => held.length)
     .map(([s, held]) => `${ctx.names[s]} (${held.length}/${size}): ${cardsText(held)}`);
   return h("details", { class: "known-hands", open: ui.handsOpen || null,
-                        // closed, the hands still waited for are said in the deal's note instead
-                        on: { toggle: (e) => { if (Boolean(ui.handsOpen) !== e.target.open) { ui.handsOpen = e.target.open; ctx.redraw(); } } } },
+                        // closed, the hands still waited for are said in the deal's note instead: drawn again then only
+                        on: { toggle: (e) => {
+                          if (Boolean(ui.handsOpen) === e.target.open) return;
+                          ui.handsOpen = e.target.open;
+                          if (waiting.length) ctx.redraw();
+                        } } },
     h("summary", { text: t("hands.title") }),
     waiting.length
       ? h("p", { class: "hint warn", id: "hands-waiting", role: "status" }, handsWaiting(ctx, waiting, size))
