@@ -160,7 +160,8 @@ def json_body(optional: bool = False) -> object:
         if optional:
             return {}
         raise BadJson("The request has no body; send it as JSON.")
-    if asked.environ.get("CONTENT_TYPE") != "application/json" and not asked.is_json:  # the first: a phone's
+    # a phone sends exactly application/json; any other Content-Type is parsed to know whether it is JSON too
+    if asked.environ.get("CONTENT_TYPE") != "application/json" and not asked.is_json:
         raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
     if not LONG_NUMBER.search(data):
         try:
