@@ -17,9 +17,27 @@ MAX_BODY_BYTES = 64 * 1024
 MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for the memory it takes
 
 
+class Kibic(Flask):
+    """Flask, asking once per view or hook whether it is an `async def` function to be wrapped (Flask asks the
+    `inspect` module at every call, four times a request, and the answer never changes)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.synchronous: dict = {}  # a view or hook -> itself, or its synchronous wrapper
+
+    def ensure_sync(self, func):
+        try:
+            return self.synchronous[func]
+        except KeyError:
+            made = self.synchronous[func] = super().ensure_sync(func)
+            return made
+        except TypeError:  # a callable that cannot be a key
+            return super().ensure_sync(func)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """The Flask application; `test_config` overrides the defaults (and `REFEREE_DB`)."""
-    app = Flask(__name__, static_folder=None)
+    app = Kibic(__name__, static_folder=None)
     app.json = encoding.JSONProvider(app)
     app.url_map.merge_slashes = False  # "//" would be an HTML redirect; here it is a JSON 404
     app.config.from_mapping(

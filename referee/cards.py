@@ -111,16 +111,16 @@ def deck(size: int, *, suited: bool = True) -> list[Card]:
 
 
 def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
-    """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers."""
+    """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers; the caller's own."""
     copies: Counter[Card] = Counter()
-    dict.update(copies, _copies_in_deck(size, suited))  # the caller's own copy, made faster than Counter's update
+    dict.update(copies, deck_copies(size, suited))  # made faster than Counter's update
     return copies
 
 
 @cache
-def _copies_in_deck(size: int, suited: bool) -> dict[Card, int]:
-    # the referee asks at every play: count each deck once
-    return dict(Counter(deck(size, suited=suited)))
+def deck_copies(size: int, suited: bool) -> Counter[Card]:
+    """`copies_in_deck`, counted once per deck and shared (the referee asks at every play): read it, never change it."""
+    return Counter(deck(size, suited=suited))
 
 
 def card_order(card: Card) -> tuple[int, int]:

@@ -186,6 +186,32 @@ def test_the_latest_of_equal_highest_cards_takes_the_trick_and_leads():
     assert [p["tricks_taken"] for p in match.view()["players"]] == [0, 0, 0, 1]
 
 
+def test_the_counts_a_view_shows_come_back_with_an_undo():
+    """Cards left, tricks taken and the ranks gone are kept as the cards are played: an undo of the trick's last card
+    shows them as before it, and playing it again as after it."""
+    match = new_match(4)
+    match.play({"type": "deal", "dealer": 0})
+    play(match, "7", "7", "7")
+    before = match.view()
+    play(match, "7")
+    after = match.view()
+    assert after["deal"]["cards_left"] == {"1": 6, "2": 6, "3": 6, "0": 6}
+    assert after["deal"]["taken"]["0"]["tricks"] == [1] and after["expected"]["exhausted"] == ["7"]
+    assert [p["tricks_taken"] for p in after["players"]] == [1, 0, 0, 0]
+
+    match.play({"type": "undo"})
+    assert counts(match.view()) == counts(before)
+    assert before["expected"]["exhausted"] == [] and before["deal"]["cards_left"]["0"] == 7
+
+    play(match, "7")
+    assert counts(match.view()) == counts(after)
+
+
+def counts(view: dict) -> tuple:
+    return (view["deal"]["cards_left"], view["deal"]["taken"], view["expected"]["exhausted"],
+            [(p["points"], p["tricks_taken"]) for p in view["players"]])
+
+
 # --- known hands -------------------------------------------------------------------------------------
 
 def test_known_hands_refuse_a_card_not_dealt_and_a_card_below_the_top():

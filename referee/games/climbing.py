@@ -21,13 +21,17 @@ from .tricks import Play, Trick, TrickDeal, TrickGame
 
 @dataclass(kw_only=True)
 class ClimbDeal(TrickDeal):
-    """One deal, and how many of each rank are seen in it."""
+    """One deal, how many of each card are seen in it, and the cards of which every copy is played (`gone`)."""
 
+    copies: Counter = field(default_factory=Counter, repr=False, compare=False)  # the deck's (`copies_in_deck`)
     seen: Counter = field(default_factory=Counter)
+    gone: list[Card] = field(default_factory=list, repr=False, compare=False)  # in the order they went
     result: dict = field(default_factory=dict)
 
     def note(self, card: Card) -> None:
-        self.seen[card] += 1
+        seen = self.seen[card] = self.seen[card] + 1
+        if seen == (self.copies[card] or 1):  # the last copy, or a card the deck does not hold
+            self.gone.append(card)
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ class ClimbingGame(TrickGame):
             seat = state.next_seat_in(seat)
             seats.append(seat)
         return ClimbDeal(number=state.deals_played, dealer=event["dealer"], seats=seats, size=self.hand_size,
-                         tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands={
+                         copies=self.copies(state.options), tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands={
                              seat: Counter(cards) for seat, cards in hands.items()}))
 
     # --- play ----------------------------------------------------------------------------------
@@ -182,13 +186,8 @@ class ClimbingGame(TrickGame):
 
     def exhausted(self, state: Table, deal: ClimbDeal) -> list[str]:
         """Ranks of which every copy is already played in this deal: no one can play them."""
-        copies = self.copies(state.options)
-        gone = [card for card, seen in deal.seen.items() if seen >= copies[card]]
-        return [str(card) for card in sorted(gone, key=self.strength)]
+        return [str(card) for card in sorted(deal.gone, key=self.strength)]
 
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
-        left = dict.fromkeys(deal.seats, deal.size)
-        for trick in deal.tricks:
-            for play in trick.plays:
-                left[play.seat] -= 1
-        return {"cards_left": {str(seat): cards for seat, cards in left.items()}}
+        played = deal.cards_played
+        return {"cards_left": {str(seat): deal.size - played[seat] for seat in deal.seats}}

@@ -170,20 +170,18 @@ class Ogurets(ClimbingGame):
     # --- views ---------------------------------------------------------------------------------
     def deal_details(self, state: Table, deal: ClimbDeal) -> dict:
         """Besides the cards left: the complete tricks each player of the deal has taken, in order, their cards and
-        points (one pass over the tricks, whose views are made once: a view of the match is built at every play)."""
-        taken: dict[str, dict] = {str(seat): {"tricks": [], "cards": [], "points": state.scores[seat]}
-                                  for seat in deal.seats}  # a score is the points taken in this deal
-        for trick in deal.tricks:
-            if trick.winner is not None:
-                mine = taken[str(trick.winner)]
-                mine["tricks"].append(trick.number)
-                mine["cards"].extend(play["card"] for play in trick.view()["plays"])
+        points (a score is the points taken in this deal)."""
+        taken: dict[str, dict] = {}
+        for seat in deal.seats:
+            won = deal.won.get(seat, ())
+            taken[str(seat)] = {"tricks": [trick.number for trick in won],
+                                "cards": [play["card"] for trick in won for play in trick.view()["plays"]],
+                                "points": state.scores[seat]}
         return {**super().deal_details(state, deal), "taken": taken}
 
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal
-        tricks = sum(trick.winner == seat for trick in deal.tricks) if deal is not None else 0
-        return {"points": state.scores[seat], "tricks_taken": tricks}
+        return {"points": state.scores[seat], "tricks_taken": len(deal.won.get(seat, ())) if deal is not None else 0}
 
 
 GAME = Ogurets()

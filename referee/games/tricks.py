@@ -72,6 +72,10 @@ class TrickDeal:
     tricks: list[Trick]
     knowledge: Knowledge = field(default_factory=Knowledge)
     over: bool = False
+    # kept as the cards are played (a view of the match is built at every play): each seat's cards played in
+    # this deal, and the complete tricks each seat has taken, in order
+    cards_played: Counter = field(default_factory=Counter, repr=False, compare=False)
+    won: dict[int, list[Trick]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def trick(self) -> Trick:
@@ -168,10 +172,12 @@ class TrickGame(Game):
         deal.knowledge.remove(seat, card)
         deal.note(card)
         trick.plays.append(Play(seat, card, seq))
+        deal.cards_played[seat] += 1
         state.findings.extend(findings)
         if len(trick.plays) < len(deal.seats):
             return
         trick.winner = self.trick_winner(state, deal, trick)
+        deal.won.setdefault(trick.winner, []).append(trick)
         self.take_trick(state, deal, trick)
         if len(deal.tricks) < deal.size:
             deal.tricks.append(Trick(trick.number + 1, trick.winner))
