@@ -238,3 +238,74 @@ def test_the_longest_names_are_cut_in_the_deal_steps_sentences_and_move_nothing(
         fully_shown(phone, "#log-deal")
         phone.screenshot(f"deal-long-names-{game}-{size}-{lang}", full_page=False)
         phone.close()
+
+
+MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
+    "Кристина Владимировна Черноморская-Белова", "Bartholomew Montgomery Worthington-Smythe",
+    "Małgorzata Katarzyna Przybyszewska-Nowak", "Анастасия Александровна Ростовцева-Орлова")]
+SHORT_NAMES = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia", "Hela"]
+# a game and how many players: four, and the most the game allows (Oh Hell's step is the tallest: its card turned up)
+LONGEST = {"oh_hell-4": ("oh_hell", 4), "oh_hell-7": ("oh_hell", 7), "ogorek-8": ("ogorek", 8)}
+
+
+def dealer_seats(phone) -> dict:
+    """The dealer's seat buttons at the first deal: the box of each on the page, whether its name is cut, its title
+    and how many lines its words take; the height of the seats' group, and how far below the step's top Deal is."""
+    return phone.page.eval_on_selector(".deal-step", """step => {
+        const box = (el) => {
+            const r = el.getBoundingClientRect();
+            return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
+        };
+        const lines = (el) => {  // the lines the words are laid out on (a line cut short is one line)
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        };
+        const seats = [...step.querySelectorAll(".dealer-choice button")].map((el) => {
+            const name = el.querySelector(".name-cut");
+            return {box: box(el), cut: name.scrollWidth > name.clientWidth, title: el.title, name: name.title,
+                    lines: lines(name)};
+        });
+        const deal = step.querySelector("#log-deal").getBoundingClientRect();
+        return {seats, group: box(step.querySelector(".dealer-choice"))[3],
+                deal: Math.round(deal.top - step.getBoundingClientRect().top)};
+    }""")
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("case", list(LONGEST))
+def test_the_longest_names_keep_the_dealers_seats_in_a_fixed_grid_at_the_first_deal(new_phone, server_api, case, size):
+    """Four players, and the most the game allows, each with a name as long as the referee allows (40 characters):
+    at the first deal, in Polish, English and Russian, each seat button says its name on one line, cut with an
+    ellipsis (the whole name in its title); four seats take one row, more a grid of four columns; the seats take the
+    room they take with short names, so that Deal is as far below the step's top as with short names, and the step,
+    from its heading down to Deal, comes between the top bar and the bottom bar (the test scrolls nothing)."""
+    game, count = LONGEST[case]
+    players = (LONG_NAMES + MORE_LONG_NAMES)[:count]
+    assert all(len(name) == MAX_NAME_LENGTH for name in players) and len(set(players)) == count
+    short = server_api.post("/api/matches", {"game": game, "players": SHORT_NAMES[:count]})
+    phone = new_phone(locale="pl-PL", viewport=PHONES[size])
+    phone.open(f"/?m={short['id']}#key={short['key']}")
+    phone.page.wait_for_selector(".deal-step")
+    phone.calm()
+    usual = dealer_seats(phone)
+    phone.close()
+    rows = 1 if count <= 4 else 2
+    match = server_api.post("/api/matches", {"game": game, "players": players})
+    for lang, locale in LOCALES.items():
+        phone = new_phone(locale=locale, viewport=PHONES[size])
+        phone.open(f"/?m={match['id']}#key={match['key']}")
+        phone.page.wait_for_selector(".deal-step")
+        phone.calm()
+        phone.screenshot(f"first-deal-longest-names-{case}-{size}-{lang}", full_page=False)
+        seats = dealer_seats(phone)
+        assert [(seat["title"], seat["name"], seat["cut"], seat["lines"]) for seat in seats["seats"]] == [
+            (name, name, True, 1) for name in players], lang
+        tops = sorted({seat["box"][1] for seat in seats["seats"]})
+        assert len(tops) == rows, (lang, seats)
+        lefts = sorted({seat["box"][0] for seat in seats["seats"]})
+        assert len(lefts) == min(count, 4) and len({seat["box"][2] for seat in seats["seats"]}) == 1, (lang, seats)
+        assert [seats["group"], seats["deal"]] == [usual["group"], usual["deal"]], (lang, seats, usual)
+        for selector in (".deal-step > h2", ".deal-step .dealer-head", "#log-deal"):
+            fully_shown(phone, selector)
+        phone.close()

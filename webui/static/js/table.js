@@ -104,13 +104,18 @@ export function nameCut(name) {
   return h("span", { class: "name-cut", title: name, text: name });
 }
 
-/** Seat buttons for a choice of player (the dealer, a penalty): `chosen` pressed; a long name cut, whole in its title. */
+/**
+ * Seat buttons for a choice of player (the dealer, a penalty, a known hand): `chosen` pressed; a long name cut as in a
+ * sentence, whole in its title. Up to four in a row, more in a grid of four columns (`many`): the rows they take
+ * depend on how many they are, never on their names.
+ */
 export function seatButtons(ctx, { chosen, onPick, label, only }) {
-  return h("div", { class: "seat-buttons", role: "group", "aria-label": label },
-    ctx.state.players.filter((p) => !p.out && (!only || only.includes(p.seat))).map((p) => h("button", {
+  const seats = ctx.state.players.filter((p) => !p.out && (!only || only.includes(p.seat)));
+  return h("div", { class: ["seat-buttons", seats.length > 4 && "many"], role: "group", "aria-label": label },
+    seats.map((p) => h("button", {
       type: "button", class: "choice", "aria-pressed": String(chosen === p.seat), "data-seat": p.seat, title: p.name,
       on: { click: () => onPick(p.seat) },
-    }, p.name)));
+    }, nameCut(p.name))));
 }
 
 /**
