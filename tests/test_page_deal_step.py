@@ -246,12 +246,14 @@ MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
 SHORT_NAMES = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia", "Hela"]
 # a game and how many players: four, and the most the game allows (Oh Hell's step is the tallest: its card turned up)
 LONGEST = {"oh_hell-4": ("oh_hell", 4), "oh_hell-7": ("oh_hell", 7), "ogorek-8": ("ogorek", 8)}
+DEALERS = ".dealer-choice .seat-buttons"  # the known hands below Deal have seat buttons of their own
 
 
-def dealer_seats(phone) -> dict:
-    """The dealer's seat buttons at the first deal: the box of each on the page, whether its name is cut, its title
-    and how many lines its words take; the height of the seats' group, and how far below the step's top Deal is."""
-    return phone.page.eval_on_selector(".deal-step", """step => {
+def seat_choice(phone, step: str, group: str) -> dict:
+    """The seat buttons of a step (who deals, whose penalty): the box of each on the page, whether it lies within the
+    step, whether its name is cut, its titles and how many lines its name takes; the height of the buttons' group, and
+    how far below the step's top Deal is (at the deal)."""
+    return phone.page.eval_on_selector(step, """(step, group) => {
         const box = (el) => {
             const r = el.getBoundingClientRect();
             return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
@@ -261,15 +263,26 @@ def dealer_seats(phone) -> dict:
             range.selectNodeContents(el);
             return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
         };
-        const seats = [...step.querySelectorAll(".dealer-choice button")].map((el) => {
-            const name = el.querySelector(".name-cut");
-            return {box: box(el), cut: name.scrollWidth > name.clientWidth, title: el.title, name: name.title,
-                    lines: lines(name)};
+        const room = step.getBoundingClientRect();
+        const seats = [...step.querySelectorAll(`${group} button`)].map((el) => {
+            const name = el.querySelector(".name-cut"), r = el.getBoundingClientRect();
+            return {box: box(el), within: r.left >= room.left && r.right <= room.right,
+                    cut: name.scrollWidth > name.clientWidth, title: el.title, name: name.title, lines: lines(name)};
         });
-        const deal = step.querySelector("#log-deal").getBoundingClientRect();
-        return {seats, group: box(step.querySelector(".dealer-choice"))[3],
-                deal: Math.round(deal.top - step.getBoundingClientRect().top)};
-    }""")
+        const deal = step.querySelector("#log-deal");
+        return {seats, group: box(step.querySelector(group))[3],
+                deal: deal && Math.round(deal.getBoundingClientRect().top - room.top)};
+    }""", group)
+
+
+def a_fixed_grid(seats: dict, players: list[str]) -> None:
+    """Each seat within the step, its name on one line, cut, whole in the titles; four seats in one row, more in a
+    grid of four columns, all as wide."""
+    assert [(seat["title"], seat["name"], seat["within"], seat["cut"], seat["lines"]) for seat in seats["seats"]] == [
+        (name, name, True, True, 1) for name in players], seats
+    assert len({seat["box"][1] for seat in seats["seats"]}) == (1 if len(players) <= 4 else 2), seats
+    assert len({seat["box"][0] for seat in seats["seats"]}) == min(len(players), 4), seats
+    assert len({seat["box"][2] for seat in seats["seats"]}) == 1, seats
 
 
 @pytest.mark.parametrize("size", list(PHONES))
@@ -279,7 +292,8 @@ def test_the_longest_names_keep_the_dealers_seats_in_a_fixed_grid_at_the_first_d
     at the first deal, in Polish, English and Russian, each seat button says its name on one line, cut with an
     ellipsis (the whole name in its title); four seats take one row, more a grid of four columns; the seats take the
     room they take with short names, so that Deal is as far below the step's top as with short names, and the step,
-    from its heading down to Deal, comes between the top bar and the bottom bar (the test scrolls nothing)."""
+    from its heading down to Deal, comes between the top bar and the bottom bar (the test scrolls nothing). Ogórek's
+    penalty, once dealt, offers its eight seats in the same grid, within its step."""
     game, count = LONGEST[case]
     players = (LONG_NAMES + MORE_LONG_NAMES)[:count]
     assert all(len(name) == MAX_NAME_LENGTH for name in players) and len(set(players)) == count
@@ -288,9 +302,8 @@ def test_the_longest_names_keep_the_dealers_seats_in_a_fixed_grid_at_the_first_d
     phone.open(f"/?m={short['id']}#key={short['key']}")
     phone.page.wait_for_selector(".deal-step")
     phone.calm()
-    usual = dealer_seats(phone)
+    usual = seat_choice(phone, ".deal-step", DEALERS)
     phone.close()
-    rows = 1 if count <= 4 else 2
     match = server_api.post("/api/matches", {"game": game, "players": players})
     for lang, locale in LOCALES.items():
         phone = new_phone(locale=locale, viewport=PHONES[size])
@@ -298,14 +311,19 @@ def test_the_longest_names_keep_the_dealers_seats_in_a_fixed_grid_at_the_first_d
         phone.page.wait_for_selector(".deal-step")
         phone.calm()
         phone.screenshot(f"first-deal-longest-names-{case}-{size}-{lang}", full_page=False)
-        seats = dealer_seats(phone)
-        assert [(seat["title"], seat["name"], seat["cut"], seat["lines"]) for seat in seats["seats"]] == [
-            (name, name, True, 1) for name in players], lang
-        tops = sorted({seat["box"][1] for seat in seats["seats"]})
-        assert len(tops) == rows, (lang, seats)
-        lefts = sorted({seat["box"][0] for seat in seats["seats"]})
-        assert len(lefts) == min(count, 4) and len({seat["box"][2] for seat in seats["seats"]}) == 1, (lang, seats)
+        seats = seat_choice(phone, ".deal-step", DEALERS)
+        a_fixed_grid(seats, players)
         assert [seats["group"], seats["deal"]] == [usual["group"], usual["deal"]], (lang, seats, usual)
         for selector in (".deal-step > h2", ".deal-step .dealer-head", "#log-deal"):
             fully_shown(phone, selector)
         phone.close()
+    if game == "ogorek":  # the penalty's seats, in the play step's width: the same grid, within the step
+        server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
+        phone = new_phone(locale="pl-PL", viewport=PHONES[size])
+        phone.open(f"/?m={match['id']}#key={match['key']}")
+        phone.click("#penalty")
+        phone.page.wait_for_selector(".penalty-step")
+        phone.calm()
+        a_fixed_grid(seat_choice(phone, ".penalty-step", ".seat-buttons"), players)
+        phone.page.eval_on_selector(".penalty-step", "el => el.scrollIntoView({block: 'center'})")
+        phone.screenshot(f"penalty-longest-names-{case}-{size}", full_page=False)
