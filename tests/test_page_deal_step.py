@@ -240,6 +240,27 @@ def test_the_longest_names_are_cut_in_the_deal_steps_sentences_and_move_nothing(
         phone.close()
 
 
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_long_name_in_the_known_hands_moves_no_key(new_phone, server_api, size):
+    """Agurk's known hands, opened at the first deal, in each language: the hand of a player with a short name, then
+    the hand of one with a name as long as the referee allows. The line above the keypad names the player cut with
+    an ellipsis (the whole name in its title), so that it stays one line and the keypad below stays where it was."""
+    players = ["Ala", *LONG_NAMES[:3]]
+    match = server_api.post("/api/matches", {"game": "agurk", "players": players})
+    hand = '.known-hands .seat-buttons button[data-seat="{}"]'
+    for lang, locale in LOCALES.items():
+        phone = new_phone(locale=locale, viewport=PHONES[size])
+        phone.open(f"/?m={match['id']}#key={match['key']}")
+        phone.page.wait_for_selector(".deal-step")
+        phone.calm()
+        taps_keep_the_controls_in_place(phone, [".known-hands summary", hand.format(0), hand.format(1)],
+                                        [None, ".hand-entry", ".hand-entry"])
+        assert cut_whole(phone, ".hand-entry > .label") == [[True, players[1]]], lang
+        phone.page.eval_on_selector(".hand-entry", "el => el.scrollIntoView({block: 'center'})")
+        phone.screenshot(f"known-hands-long-name-{size}-{lang}", full_page=False)
+        phone.close()
+
 MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
     "Кристина Владимировна Черноморская-Белова", "Bartholomew Montgomery Worthington-Smythe",
     "Małgorzata Katarzyna Przybyszewska-Nowak", "Анастасия Александровна Ростовцева-Орлова")]

@@ -51,7 +51,7 @@ export function knownHandsField(ctx, { size, pad, waiting = [] }) {
       : h("p", { class: "hint", text: t("hands.hint", { n: size }) }),
     seatButtons(ctx, { chosen: seat, label: t("hands.whose"), onPick: (s) => { ui.handSeat = s; ctx.redraw(); } }),
     seat === null ? null : h("div", { class: "hand-entry" },
-      h("p", { class: "label", text: t("hands.of", { name: ctx.names[seat], n: cards.length, size }) }),
+      h("p", { class: "label" }, tParts("hands.of", { name: nameCut(ctx.names[seat]), n: cards.length, size })),
       h("div", { class: "chosen-cards" }, cards.map((card, index) => h("button", {
         type: "button", class: "chip-button", "aria-label": t("hands.remove", { card: cardName(card) }),
         on: { click: () => { hands[seat] = cards.filter((_, i) => i !== index); ctx.redraw(); } },
