@@ -110,16 +110,10 @@ def deck(size: int, *, suited: bool = True) -> list[Card]:
     return cards + [Card(JOKER)] * JOKERS_IN_DECK[size]
 
 
-def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
-    """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers; the caller's own."""
-    copies: Counter[Card] = Counter()
-    dict.update(copies, deck_copies(size, suited))  # made faster than Counter's update
-    return copies
-
-
 @cache
-def deck_copies(size: int, suited: bool) -> Counter[Card]:
-    """`copies_in_deck`, counted once per deck and shared (the referee asks at every play): read it, never change it."""
+def copies_in_deck(size: int, *, suited: bool) -> Counter[Card]:
+    """How many of each card the deck holds: 1 of each suited card, 4 of each bare rank, 3 jokers (none of a card not
+    in the deck). Counted once per deck (the referee asks at every play) and shared: read it, never change it."""
     return Counter(deck(size, suited=suited))
 
 

@@ -161,7 +161,7 @@ def test_copies_suited():
     assert sum(copies.values()) == 24
 
 
-def test_copies_are_the_callers_own():
-    copies = copies_in_deck(52, suited=False)
-    copies[Card("K")] = 0
-    assert copies_in_deck(52, suited=False)[Card("K")] == 4
+def test_a_decks_copies_are_counted_once():
+    """The referee asks at every play; every game played with the same deck shares the one count."""
+    assert copies_in_deck(52, suited=False) is copies_in_deck(52, suited=False)
+    assert copies_in_deck(52, suited=False) is not copies_in_deck(52, suited=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..cards import RANKS, Card, deck_copies, parse_card
+from ..cards import RANKS, Card, copies_in_deck, parse_card
 from ..verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 from .options import Option
 from .table import Table, check_playing, check_seat_in, end_match, seat_of
@@ -125,8 +125,8 @@ class Game:
 
     def copies(self, options: dict) -> Counter[Card]:
         """How many of each card the deck holds with these options (none of a card it does not hold); shared, as
-        `deck_copies`: read it, never change it."""
-        return deck_copies(self.deck_size(options), self.suited)
+        `copies_in_deck`: read it, never change it."""
+        return copies_in_deck(self.deck_size(options), suited=self.suited)
 
     def ranks(self, options: dict) -> list[str]:
         """The ranks of the deck with these options, lowest first in play."""

@@ -23,7 +23,7 @@ from .tricks import Play, Trick, TrickDeal, TrickGame
 class ClimbDeal(TrickDeal):
     """One deal, how many of each card are seen in it, and the cards of which every copy is played (`gone`)."""
 
-    copies: Counter = field(default_factory=Counter, repr=False, compare=False)  # the deck's (`copies_in_deck`)
+    copies: Counter = field(default_factory=Counter, repr=False, compare=False)  # the deck's (`Game.copies`, shared)
     seen: Counter = field(default_factory=Counter)
     gone: list[Card] = field(default_factory=list, repr=False, compare=False)  # in the order they went
     result: dict = field(default_factory=dict)
