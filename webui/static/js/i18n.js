@@ -42,10 +42,20 @@ export function has(key) {
   return key in words || key in fallbackWords;
 }
 
+/** The words for `key` in this language (English's where it has none), placeholders and all. */
+function template(key) {
+  return words[key] ?? fallbackWords[key] ?? key;
+}
+
+/** The key of the form of `key` for `count` in this language: `key.one`, `key.few`, `key.many` or `key.other`. */
+function pluralKey(key, count) {
+  const form = new Intl.PluralRules(current).select(count);
+  return has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+}
+
 /** The words for `key`, with {name} placeholders filled from `params`. */
 export function t(key, params = {}) {
-  const template = words[key] ?? fallbackWords[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return template(key).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 /**
@@ -53,8 +63,7 @@ export function t(key, params = {}) {
  * the room it has, see `nameCut` in table.js) is put in as it is, the others as text.
  */
 export function tParts(key, params = {}) {
-  const template = words[key] ?? fallbackWords[key] ?? key;
-  return template.split(/(\{\w+\})/).filter((part) => part !== "").map((part) => {
+  return template(key).split(/(\{\w+\})/).filter((part) => part !== "").map((part) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     if (!name || !(name in params)) return part;
     return params[name] instanceof Node ? params[name].cloneNode(true) : String(params[name]);
@@ -63,15 +72,12 @@ export function tParts(key, params = {}) {
 
 /** tParts() for words that depend on a number, as tn(). */
 export function tnParts(key, count, params = {}) {
-  const form = new Intl.PluralRules(current).select(count);
-  return tParts(has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`, { n: count, ...params });
+  return tParts(pluralKey(key, count), { n: count, ...params });
 }
 
 /** Words that depend on a number: `key.one`, `key.few`, `key.many` or `key.other`, chosen by the language. */
 export function tn(key, count, params = {}) {
-  const form = new Intl.PluralRules(current).select(count);
-  const chosen = has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
-  return t(chosen, { n: count, ...params });
+  return t(pluralKey(key, count), { n: count, ...params });
 }
 
 /** A card's rank as the table reads it in this language: D for the queen in Polish, Т for the ace in Russian. */
