@@ -20,13 +20,15 @@ from .verdicts import Finding
 class Claim:
     """A blind play's claim about the rest of its player's hand.
 
-    `disproof(card)` returns the finding's (code, message) when `card`, shown later by the same player
-    in the same deal, proves the claim false, and None when the card is consistent with it.
+    `disproof(card, trick)` returns the finding's (code, message, details) when `card`, shown later by the same
+    player in the same deal in trick number `trick`, proves the claim false, and None when the card is consistent
+    with it. It keeps no reference to the deal (which keeps the claim): a match let go is freed at once, with no
+    cycle for Python's garbage collector to find.
     """
 
     seat: int
     seq: int
-    disproof: Callable[[Card], tuple[str, str] | None]
+    disproof: Callable[[Card, int], tuple[str, str, dict] | None]
     deal: int | None = None
     trick: int | None = None
 
@@ -68,8 +70,9 @@ class Knowledge:
     def open_claims(self, seat: int) -> list[Claim]:
         return list(self.claims.get(seat, ()))
 
-    def test(self, seat: int, cards: Iterable[Card], proof_seq: int) -> list[Finding]:
-        """Hold `cards`, just shown by `seat` in event `proof_seq`, against that seat's open claims.
+    def test(self, seat: int, cards: Iterable[Card], proof_seq: int, trick: int) -> list[Finding]:
+        """Hold `cards`, just shown by `seat` in event `proof_seq` in trick number `trick`, against that seat's
+        open claims.
 
         Each claim disproved becomes a finding and is closed, so a play is found at most once.
         """
@@ -77,7 +80,7 @@ class Knowledge:
         still_open = []
         cards = list(cards)
         for claim in self.claims.get(seat, ()):
-            verdict = next((v for v in map(claim.disproof, cards) if v), None)
+            verdict = next((v for card in cards if (v := claim.disproof(card, trick))), None)
             if verdict is None:
                 still_open.append(claim)
             else:

@@ -1,11 +1,15 @@
 """A match is the fold of its events: undo, replay, the log, forced plays, the header."""
 
+import gc
+import random
+from collections import Counter
 from decimal import Decimal
 
 import pytest
+from game_tables import SIMULATORS
 from ogorek_helpers import SEED_TRICKS, deal_and_finish, play, play_in_turn, seed_match
 
-from referee import InvalidInput, Match, Rejected
+from referee import GAMES, InvalidInput, Match, Rejected
 
 
 def undo(match):
@@ -264,3 +268,26 @@ def test_unknown_game(game):
     with pytest.raises(InvalidInput) as raised:
         Match.create(game, ["A", "B"])
     assert raised.value.code == "unknown_game"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("events", [45, 60, 75, 200])
+def test_a_match_let_go_is_freed_at_once_with_no_cycle_left_for_the_collector(game, events):
+    """A server process holds up to a thousand matches, and Python's full garbage collections look at every
+    object that could be part of a cycle. A match is not one: when the cache lets it go, its last reference goes
+    and all of it is freed there and then. Played blind, so that its plays leave claims open (a claim once kept a
+    closure over its deal, which keeps the claim), and let go at several points, in a deal and between deals."""
+    match = Match.create(game, ["Ala", "Olek", "Ewa", "Jan"][:GAMES[game].max_players], {}, "1")
+    table = SIMULATORS[game](match, random.Random(3))
+    while match.seq < events and table.step() is not None:
+        match.view()
+    del table
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        del match
+        found = gc.collect()
+        assert found == 0, Counter(type(thing).__name__ for thing in gc.garbage).most_common(5)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()

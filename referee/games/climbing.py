@@ -160,7 +160,7 @@ class ClimbingGame(TrickGame):
         name, top, trick = state.names[seat], need.top, deal.trick.number
         strength = self.strength
 
-        def disproof(later: Card) -> tuple[str, str] | None:
+        def disproof(later: Card, _trick: int) -> tuple[str, str, dict] | None:
             if reaching and strength(later) >= strength(top):
                 return "must_play_higher", (f"{name} played {card} on {top} in trick {trick}, but held {later} "
                                             f"(played later), which reaches {top}."), {

@@ -269,7 +269,7 @@ class OhHell(TrickGame):
 
     def claim_of(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card, seq: int) -> Claim | None:
         return discard_claim(state.names[seat], seat, seq, card, deal.trick, deal.trump,
-                             state.options["must_trump"], deal.number, lambda: deal.trick.number)
+                             state.options["must_trump"], deal.number)
 
     def trick_winner(self, state: OhHellTable, deal: OhHellDeal, trick: Trick) -> int:
         return trick_winner(trick, deal.trump)

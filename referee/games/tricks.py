@@ -15,7 +15,6 @@ trump); a later card of that suit from them proves the claim false.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import SUIT_NAMES, Card, card_order
@@ -164,7 +163,7 @@ class TrickGame(Game):
         seat, seq = event["seat"], event["seq"]
         card = self.card(event["card"])
         trick = deal.trick
-        findings = deal.knowledge.test(seat, [card], seq) + let_stand(event, deal.number, trick.number)
+        findings = deal.knowledge.test(seat, [card], seq, trick.number) + let_stand(event, deal.number, trick.number)
         if "illegal" not in event and not deal.knowledge.knows_hand(seat):
             claim = self.claim_of(state, deal, seat, card, seq)
             if claim:
@@ -266,11 +265,8 @@ def broken_rule(name: str, held: Counter, card: Card, led: str | None, trump: st
 
 
 def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trump: str | None, must_trump: bool,
-                  deal: int, trick_now: Callable[[], int]) -> Claim | None:
-    """What a blind play off the suit led claims: void in that suit, and (must_trump, not a trump) no trump.
-
-    `trick_now()` gives the number of the trick being played when a later card disproves the claim.
-    """
+                  deal: int) -> Claim | None:
+    """What a blind play off the suit led claims: void in that suit, and (must_trump, not a trump) no trump."""
     led = trick.led
     if led is None or card.suit == led:
         return None
@@ -278,17 +274,17 @@ def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trum
     lead = trick.plays[0].card
     where = f"in trick {trick.number} of hand {deal}"
 
-    def disproof(later: Card) -> tuple[str, str] | None:
+    def disproof(later: Card, trick_now: int) -> tuple[str, str, dict] | None:
         if later.suit == led:
             return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]}s {where} (played {card} on "
-                                        f"{lead}), but played {later} in trick {trick_now()}: a revoke."), {
+                                        f"{lead}), but played {later} in trick {trick_now}: a revoke."), {
                 "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
-                "later": str(later), "later_trick": trick_now(), "case": "found"}
+                "later": str(later), "later_trick": trick_now, "case": "found"}
         if later.suit == no_trump:
             return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]}s {where} and did not trump (played "
-                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now()}."), {
+                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now}."), {
                 "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
-                "later": str(later), "later_trick": trick_now(), "case": "found"}
+                "later": str(later), "later_trick": trick_now, "case": "found"}
         return None
 
     return Claim(seat, seq, disproof, deal, trick.number)
