@@ -5,8 +5,6 @@ slowly, or a follower holding its stream open for the whole evening, costs a lit
 else; the README's "Serving" says why this model and not sync or threaded workers.
 """
 
-import gc
-
 worker_class = "gevent"
 workers = 2
 worker_connections = 5000  # per worker: open streams and slow clients, each a greenlet
@@ -17,5 +15,8 @@ graceful_timeout = 5  # streams never end by themselves: a restart cuts them aft
 
 def post_worker_init(worker):
     """What the worker loaded to serve (modules, the app) is never garbage: Python's full collections, which
-    stop the loop while they look at every object they track, leave it out from now on."""
-    gc.freeze()
+    stop the loop while they look at every object they track, leave it out from now on, and what outlives a full
+    collection too (the matches held), but for one full collection every ten minutes (`api/collector.py`)."""
+    from api import collector  # here, in the worker, which has loaded the app (and gevent patched what it patches)
+
+    collector.install()
