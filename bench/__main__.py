@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8, help="clients writing at once in the load run")
     args = parser.parse_args()
     quick = args.quick
-    results: dict = {"quick": quick, "clients": args.clients, "workers": servers.WORKERS}
+    results: dict = {"quick": quick, "clients": args.clients, "workers": servers.WORKERS, "turns": load.TURNS}
 
     print("1. engine: random full matches ...", flush=True)
     results["engine"] = engine.run(seconds=0.5 if quick else 4.0)
@@ -45,7 +45,7 @@ def main() -> None:
                                                     seconds=10 if quick else 90)
             print(f"   {args.clients} clients writing at once: the baseline, then Kibic ...", flush=True)
             results["baseline_load"], results["kibic_load"] = load.writes_at_once(
-                kibic, floor, args.clients, seconds=3 if quick else 20, masters=masters)
+                kibic, floor, args.clients, seconds=3 if quick else 30, masters=masters)
             print("3. growth: one long match, logged through HTTP ...", flush=True)
             results["growth"] = load.growth(kibic, late=300 if quick else 5000, rounds=10 if quick else 200)
         finally:

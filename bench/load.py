@@ -147,8 +147,11 @@ async def exchange(host: str, port: int, method: str, path: str, data: bytes,
         writer.close()
 
 
+TURNS = 10  # each side's turns in `writes_at_once`: short and many, so that the machine's swings fall on both alike
+
+
 def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed: int = 1,
-                   masters: tuple[int, int] | None = None, rounds: int = 4) -> tuple[Run, Run]:
+                   masters: tuple[int, int] | None = None, rounds: int = TURNS) -> tuple[Run, Run]:
     """`clients` writing one after another for `seconds` on each server, each request on a new connection:
     inserts into the baseline, and events of the `SCORED` game posted to Kibic (a scorer each, on a match of its
     own): (the baseline's run, Kibic's run).

@@ -123,7 +123,7 @@ def http_part(results: dict) -> str:
     service: Run = results["service"]
     base: Run = results["baseline_load"]
     kibic: Run = results["kibic_load"]
-    clients = results["clients"]
+    clients, turns = results["clients"], results.get("turns", 4)
     one = [[kind, str(len(service.latencies[kind])), ms(service.p50(kind)), ms(service.p99(kind)),
             f"{service.p50(kind) / service.p50(INSERT):.2f}"] for kind in (INSERT, POST, CHANGED, UNCHANGED)]
     loaded = [[f"baseline: {clients} clients inserting", str(base.requests()), f"{base.rps():.0f}",
@@ -146,8 +146,9 @@ def http_part(results: dict) -> str:
         "",
         f"**{clients} clients at once**, each request on a new connection, one after another for the same time: "
         f"{clients} clients inserting into the baseline, and {clients} scorers posting Ogurets events to "
-        "Kibic, each on a match of its own, in alternating turns (four each, the servers taking turns at going "
-        "first, each side's turns pooled), so that the machine's other work falls on both alike. The client is "
+        "Kibic, each on a match of its own, in alternating turns "
+        f"({turns} each of {kibic.seconds / turns:.1f} s, the servers taking turns at going first, each side's "
+        "turns pooled), so that the machine's other work falls on both alike. The client is "
         "one asyncio process speaking HTTP itself, on the same two cores, doing as little as it can: Kibic's "
         "events are played on the engine before the clock starts, and of each answer only the status is read. "
         "Every write is a commit with its sync to disk, and SQLite lets one writer in at a time: the disk's "
