@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 POOL_SIZE = 10  # connections per server process at most: requests wait for one up to POOL_TIMEOUT
 POOL_TIMEOUT = 5.0  # seconds a request waits for a connection (the server down: then 503); `STORE_WAIT_SECONDS`
 CONNECT_TIMEOUT = 3  # seconds to reach the server
+RECONNECT_SECONDS = 2.0  # the pool's attempts at a new connection (1 s apart, then twice that...) last this long,
+# then the next request that needs one starts afresh: a server back after an outage is found within a second or two,
+# not after psycopg_pool's backoff has grown to the outage's length (16 s after an outage of 15)
 CHANNEL = "kibic_events"
 CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
@@ -198,6 +201,7 @@ class PostgresStore(Store):
         self.migrated = False
         self.lock = threading.Lock()
         self.pool = ConnectionPool(dsn, min_size=1, max_size=size, timeout=timeout, open=False,
+                                   reconnect_timeout=RECONNECT_SECONDS,
                                    kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True},
                                    check=ConnectionPool.check_connection, name="kibic")
         self.listeners: list[Callable[[str, int], None]] = []
