@@ -4,6 +4,8 @@ players' names; and it opens with Deal above the bottom bar on both phones."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
@@ -191,9 +193,15 @@ LONG_NAMES = ["Aleksandra Wiśniewska-Brzęczyszczykiewicz"[:MAX_NAME_LENGTH], "
 
 
 def cut_whole(phone, selector: str) -> list[tuple[bool, str]]:
-    """Each name cut to its room in the element: whether it is cut, and its title."""
-    return phone.page.eval_on_selector_all(f"{selector} .name-cut",
-                                           "els => els.map(el => [el.scrollWidth > el.clientWidth, el.title])")
+    """Each name cut to its room in the element: whether it is cut (the screen shows its first letters and "…", all
+    within its room, and screen readers read the whole name), and its title."""
+    return phone.page.eval_on_selector_all(f"{selector} .name-cut", """els => els.map(el => {
+        const shown = el.querySelector('[aria-hidden="true"]')?.textContent ?? el.textContent;
+        const read = el.querySelector(".visually-hidden")?.textContent;
+        const part = shown.endsWith("\u2026") && shown.length < el.title.length
+            && el.title.startsWith(shown.slice(0, -1));
+        return [part && read === el.title && el.scrollWidth <= el.clientWidth, el.title];
+    })""")
 
 
 def within(phone, selector: str) -> bool:
@@ -260,6 +268,78 @@ def test_a_long_name_in_the_known_hands_moves_no_key(new_phone, server_api, size
         phone.page.eval_on_selector(".hand-entry", "el => el.scrollIntoView({block: 'center'})")
         phone.screenshot(f"known-hands-long-name-{size}-{lang}", full_page=False)
         phone.close()
+
+
+INKED = """async (png) => {  // each column of the picture: whether a pixel of it is dark (a letter's)
+    const image = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))]));
+    const canvas = new OffscreenCanvas(image.width, image.height), pen = canvas.getContext("2d");
+    pen.drawImage(image, 0, 0);
+    const pixels = pen.getImageData(0, 0, image.width, image.height).data;
+    const dark = (x, y) => {
+        const i = 4 * (y * image.width + x);
+        return pixels[i] + pixels[i + 1] + pixels[i + 2] < 3 * 150;
+    };
+    const rows = Array.from({length: image.height}, (_, y) => y);
+    return Array.from({length: image.width}, (_, x) => rows.some((y) => dark(x, y)));
+}"""
+
+
+def gap_after(phone, sentence: str, name: str) -> int:
+    """The blank (px) on the screen between the end of the element `name` (its last letter, or its "…") and the next
+    letter of the sentence on its line, as the screen shows them."""
+    phone.page.eval_on_selector(sentence, "el => el.scrollIntoView({block: 'center'})")
+    line = phone.page.eval_on_selector(sentence, """(sentence, name) => {
+        const r = sentence.querySelector(name).getBoundingClientRect(), room = sentence.getBoundingClientRect();
+        return {x: r.left, y: r.top, width: room.right - r.left, height: r.height, end: r.width};
+    }""", name)
+    png = phone.page.screenshot(clip={key: line[key] for key in ("x", "y", "width", "height")})
+    inked = phone.page.evaluate(INKED, base64.b64encode(png).decode())
+    end = round(line["end"])
+    last = max(x for x in range(end) if inked[x])
+    first = min(x for x in range(end, len(inked)) if inked[x])
+    return first - last
+
+
+def cut_name_gaps(phone, sentence: str) -> tuple[int, int]:
+    """The blank after the cut name in the sentence, and the blank after a "…" put in the name's place as plain text:
+    what is left between an ellipsis and the words after it when nothing is cut."""
+    cut = f"{sentence} .name-cut"
+    assert [is_cut for is_cut, _ in cut_whole(phone, sentence)] == [True], sentence
+    shown = gap_after(phone, sentence, ".name-cut")
+    phone.page.eval_on_selector(cut, """el => {
+        const dots = Object.assign(document.createElement("span"), {className: "plain-dots", textContent: "\u2026"});
+        el.replaceWith(dots);
+    }""")
+    plain = gap_after(phone, sentence, ".plain-dots")
+    return shown, plain
+
+
+@pytest.mark.parametrize("size", ["360x740"])  # a name's room is 7em wherever it is: the phone's width changes nothing
+def test_a_cut_name_sits_against_the_words_after_it(new_phone, server_api, size):
+    """A name cut with an ellipsis in a sentence, in Polish, English and Russian: the words after it (the known hand's
+    ", 0 z 7" or "'s hand", the instructions' "rozdaje", the hands Deal waits for) follow the "…" as they would follow
+    a "…" typed in the sentence, with no blank left where the cut letters were (there was: "Aleksandr… , 0 z 7")."""
+    players = ["Ala", *LONG_NAMES[:3]]
+    match = server_api.post("/api/matches", {"game": "agurk", "players": players})
+    phone = new_phone(locale="pl-PL", viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector(".deal-step")
+    phone.calm()
+    for tap in ('.dealer-choice button[data-seat="2"]', ".known-hands summary",
+                '.known-hands .seat-buttons button[data-seat="1"]', '.known-hands .keypad button[data-card="K"]'):
+        phone.click(tap)
+    phone.page.wait_for_selector("#hands-waiting")
+    # the sentences that name a player cut: who deals, whose hand, the hands Deal waits for
+    sentences = (".deal-step > .instructions", ".hand-entry > .label", "#hands-waiting")
+    for lang in LOCALES:
+        if lang != "pl":
+            switch_language(phone, lang)
+        for where in (".deal-step > .instructions", ".known-hands"):
+            phone.page.eval_on_selector(where, "el => el.scrollIntoView({block: 'center'})")
+            phone.screenshot(f"cut-name-{where.split('.')[-1]}-{size}-{lang}", full_page=False)
+        gaps = {sentence: cut_name_gaps(phone, sentence) for sentence in sentences}
+        assert all(shown <= plain + 1 for shown, plain in gaps.values()), (lang, gaps)
+
 
 MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
     "Кристина Владимировна Черноморская-Белова", "Bartholomew Montgomery Worthington-Smythe",

@@ -13,6 +13,7 @@ import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
+import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
@@ -98,6 +99,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  cutLongNames(main());
   bringStepInView();
   if (app.matchId && app.state) local.set(`state.${app.matchId}`, app.state); // to open it again without network
   keepAwake(Boolean(app.matchId && app.state && app.key && app.state.status === "playing"));
