@@ -5,12 +5,15 @@ players' names; and it opens with Deal above the bottom bar on both phones."""
 from __future__ import annotations
 
 import base64
+import random
 
+import duren_table
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
-from test_page_games import fully_shown, switch_language
+from test_page_games import fully_shown, on_the_screen, switch_language
 
+from referee import Match
 from referee.match import MAX_NAME_LENGTH
 
 pytestmark = pytest.mark.browser
@@ -129,6 +132,87 @@ def test_the_first_deal_opens_with_deal_above_the_bottom_bar(new_phone, server_a
             fully_shown(phone, selector)
         phone.screenshot(f"first-deal-{game}-{size}-{lang}", full_page=False)
         phone.close()
+
+
+class Recorded:
+    """The engine's match of a table simulator, keeping each event it took, to be posted to the server after."""
+
+    def __init__(self, match: Match):
+        self.match, self.events = match, []
+
+    def play(self, command: dict):
+        answer = self.match.play(command)
+        self.events.append(command)
+        return answer
+
+    def __getattr__(self, name: str):
+        return getattr(self.match, name)
+
+
+def oh_hell_but_the_last_card(players: list[str]) -> list[dict]:
+    """Oh Hell's first deal (one card each, Ala deals, clubs trump, bids of nought), played but Ala's card, 4♠."""
+    bids = [{"type": "bid", "seat": seat, "bid": 0} for seat in [*range(1, len(players)), 0]]
+    cards = ["AS", "3S", "5S", "6S", "7S", "8S"]
+    return [{"type": "deal", "dealer": 0, "trump": "2C"}, *bids,
+            *({"type": "play", "seat": seat, "card": cards[seat - 1]} for seat in range(1, len(players)))]
+
+
+def duren_deal(players: list[str]) -> list[dict]:
+    """Dureń's first deal, shuffled and played out by the table simulator."""
+    match = Recorded(Match.create("duren", players, {}))
+    duren_table.play_deal(match, duren_table.Table(random.Random(5), 24, 0))
+    return match.events
+
+
+SEVEN = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia"]
+# the deal before the later deal; the card the page taps to end it (None: the page opens at the later deal); the
+# table's languages, the first the page opens in (seven players' seats, in two columns, take a line more or less as
+# the language changes, which moves the page: seven are held in Russian alone)
+LATER_DEALS = {"oh_hell-3": ("oh_hell", SEVEN[:3], oh_hell_but_the_last_card, (0, "4S"), ["pl", "en", "ru"]),
+               "oh_hell-7": ("oh_hell", SEVEN, oh_hell_but_the_last_card, (0, "4S"), ["ru"]),
+               "duren": ("duren", SEVEN[:2], duren_deal, None, ["pl", "en", "ru"])}
+
+
+SIZES = {**PHONES, "740x360": {"width": 740, "height": 360}}  # and a phone turned sideways
+
+
+@pytest.mark.parametrize(("case", "size"), [("oh_hell-3", "360x740"), ("oh_hell-7", "390x844"),
+                                            ("oh_hell-7", "740x360"), ("duren", "360x740")])
+def test_a_later_deal_comes_under_the_last_deals_result_shown_whole(new_phone, server_api, case, size):
+    """When a deal ends, the next deal's step comes under the deal's result, which the table reads before it deals:
+    the page scrolls no further than the result's top, which stays below the top bar (Oh Hell's list of bids and
+    tricks went half under it at 360x740, Dureń's line wholly), and neither the result nor the step's heading is
+    under the top bar. Where the result and the step down to Deal do not fit between the bars, Deal waits below the
+    bottom bar, to be scrolled to. Oh Hell's last card is tapped on the page scrolled to its bottom: on a phone turned
+    sideways, the seats and the result are then above the screen, and the page scrolls back up to the result. Nothing
+    moves after: the table's switch to English and Russian scrolls nothing, and the card turned up, tapped, moves no
+    control."""
+    game, players, before, last, langs = LATER_DEALS[case]
+    match = server_api.post("/api/matches", {"game": game, "players": players})
+    for event in before(players):
+        server_api.post(f"/api/matches/{match['id']}/events", event, match["key"])
+    phone = new_phone(locale=LOCALES[langs[0]], viewport=SIZES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    if last:
+        seat, card = last
+        phone.wait_turn(seat)
+        phone.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        phone.tap_card(card)
+    phone.page.wait_for_selector(".deal-step")
+    phone.calm()
+    at = phone.page.evaluate("window.scrollY")
+    for lang in langs:
+        if lang != langs[0]:
+            switch_language(phone, lang)
+        assert phone.page.evaluate("window.scrollY") == at, lang
+        fully_shown(phone, ".result")
+        heading = on_the_screen(phone, ".deal-step > h2")
+        assert heading["top"] >= heading["header"], (lang, heading)
+        phone.screenshot(f"later-deal-{case}-{size}-{lang}", full_page=False)
+    taps = ['.trump-pick .keypad button[data-card="QS"]']  # the test scrolls to it where it waits below the bar
+    if phone.page.locator('.trump-pick .suit-tab[data-suit="S"]').count():  # Oh Hell's keypad: a suit, then a rank
+        taps.insert(0, '.trump-pick .suit-tab[data-suit="S"]')
+    taps_keep_the_controls_in_place(phone, taps, [None] * len(taps))
 
 
 def moved(before: dict, now: dict) -> list:
