@@ -4,11 +4,16 @@ players' names; and it opens with Deal above the bottom bar on both phones."""
 
 from __future__ import annotations
 
+import base64
+import random
+
+import duren_table
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
-from test_page_games import fully_shown, switch_language
+from test_page_games import fully_shown, on_the_screen, switch_language
 
+from referee import Match
 from referee.match import MAX_NAME_LENGTH
 
 pytestmark = pytest.mark.browser
@@ -129,6 +134,87 @@ def test_the_first_deal_opens_with_deal_above_the_bottom_bar(new_phone, server_a
         phone.close()
 
 
+class Recorded:
+    """The engine's match of a table simulator, keeping each event it took, to be posted to the server after."""
+
+    def __init__(self, match: Match):
+        self.match, self.events = match, []
+
+    def play(self, command: dict):
+        answer = self.match.play(command)
+        self.events.append(command)
+        return answer
+
+    def __getattr__(self, name: str):
+        return getattr(self.match, name)
+
+
+def oh_hell_but_the_last_card(players: list[str]) -> list[dict]:
+    """Oh Hell's first deal (one card each, Ala deals, clubs trump, bids of nought), played but Ala's card, 4♠."""
+    bids = [{"type": "bid", "seat": seat, "bid": 0} for seat in [*range(1, len(players)), 0]]
+    cards = ["AS", "3S", "5S", "6S", "7S", "8S"]
+    return [{"type": "deal", "dealer": 0, "trump": "2C"}, *bids,
+            *({"type": "play", "seat": seat, "card": cards[seat - 1]} for seat in range(1, len(players)))]
+
+
+def duren_deal(players: list[str]) -> list[dict]:
+    """Dureń's first deal, shuffled and played out by the table simulator."""
+    match = Recorded(Match.create("duren", players, {}))
+    duren_table.play_deal(match, duren_table.Table(random.Random(5), 24, 0))
+    return match.events
+
+
+SEVEN = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia"]
+# the deal before the later deal; the card the page taps to end it (None: the page opens at the later deal); the
+# table's languages, the first the page opens in (seven players' seats, in two columns, take a line more or less as
+# the language changes, which moves the page: seven are held in Russian alone)
+LATER_DEALS = {"oh_hell-3": ("oh_hell", SEVEN[:3], oh_hell_but_the_last_card, (0, "4S"), ["pl", "en", "ru"]),
+               "oh_hell-7": ("oh_hell", SEVEN, oh_hell_but_the_last_card, (0, "4S"), ["ru"]),
+               "duren": ("duren", SEVEN[:2], duren_deal, None, ["pl", "en", "ru"])}
+
+
+SIZES = {**PHONES, "740x360": {"width": 740, "height": 360}}  # and a phone turned sideways
+
+
+@pytest.mark.parametrize(("case", "size"), [("oh_hell-3", "360x740"), ("oh_hell-7", "390x844"),
+                                            ("oh_hell-7", "740x360"), ("duren", "360x740")])
+def test_a_later_deal_comes_under_the_last_deals_result_shown_whole(new_phone, server_api, case, size):
+    """When a deal ends, the next deal's step comes under the deal's result, which the table reads before it deals:
+    the page scrolls no further than the result's top, which stays below the top bar (Oh Hell's list of bids and
+    tricks went half under it at 360x740, Dureń's line wholly), and neither the result nor the step's heading is
+    under the top bar. Where the result and the step down to Deal do not fit between the bars, Deal waits below the
+    bottom bar, to be scrolled to. Oh Hell's last card is tapped on the page scrolled to its bottom: on a phone turned
+    sideways, the seats and the result are then above the screen, and the page scrolls back up to the result. Nothing
+    moves after: the table's switch to English and Russian scrolls nothing, and the card turned up, tapped, moves no
+    control."""
+    game, players, before, last, langs = LATER_DEALS[case]
+    match = server_api.post("/api/matches", {"game": game, "players": players})
+    for event in before(players):
+        server_api.post(f"/api/matches/{match['id']}/events", event, match["key"])
+    phone = new_phone(locale=LOCALES[langs[0]], viewport=SIZES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    if last:
+        seat, card = last
+        phone.wait_turn(seat)
+        phone.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        phone.tap_card(card)
+    phone.page.wait_for_selector(".deal-step")
+    phone.calm()
+    at = phone.page.evaluate("window.scrollY")
+    for lang in langs:
+        if lang != langs[0]:
+            switch_language(phone, lang)
+        assert phone.page.evaluate("window.scrollY") == at, lang
+        fully_shown(phone, ".result")
+        heading = on_the_screen(phone, ".deal-step > h2")
+        assert heading["top"] >= heading["header"], (lang, heading)
+        phone.screenshot(f"later-deal-{case}-{size}-{lang}", full_page=False)
+    taps = ['.trump-pick .keypad button[data-card="QS"]']  # the test scrolls to it where it waits below the bar
+    if phone.page.locator('.trump-pick .suit-tab[data-suit="S"]').count():  # Oh Hell's keypad: a suit, then a rank
+        taps.insert(0, '.trump-pick .suit-tab[data-suit="S"]')
+    taps_keep_the_controls_in_place(phone, taps, [None] * len(taps))
+
+
 def moved(before: dict, now: dict) -> list:
     """The controls that were on the step before and are still there, but not where they were (a control the tap
     took away, such as a card taken out of a hand, is gone, not moved)."""
@@ -191,9 +277,15 @@ LONG_NAMES = ["Aleksandra Wiśniewska-Brzęczyszczykiewicz"[:MAX_NAME_LENGTH], "
 
 
 def cut_whole(phone, selector: str) -> list[tuple[bool, str]]:
-    """Each name cut to its room in the element: whether it is cut, and its title."""
-    return phone.page.eval_on_selector_all(f"{selector} .name-cut",
-                                           "els => els.map(el => [el.scrollWidth > el.clientWidth, el.title])")
+    """Each name cut to its room in the element: whether it is cut (the screen shows its first letters and "…", all
+    within its room, and screen readers read the whole name), and its title."""
+    return phone.page.eval_on_selector_all(f"{selector} .name-cut", """els => els.map(el => {
+        const shown = el.querySelector('[aria-hidden="true"]')?.textContent ?? el.textContent;
+        const read = el.querySelector(".visually-hidden")?.textContent;
+        const part = shown.endsWith("\u2026") && shown.length < el.title.length
+            && el.title.startsWith(shown.slice(0, -1));
+        return [part && read === el.title && el.scrollWidth <= el.clientWidth, el.title];
+    })""")
 
 
 def within(phone, selector: str) -> bool:
@@ -260,6 +352,78 @@ def test_a_long_name_in_the_known_hands_moves_no_key(new_phone, server_api, size
         phone.page.eval_on_selector(".hand-entry", "el => el.scrollIntoView({block: 'center'})")
         phone.screenshot(f"known-hands-long-name-{size}-{lang}", full_page=False)
         phone.close()
+
+
+INKED = """async (png) => {  // each column of the picture: whether a pixel of it is dark (a letter's)
+    const image = await createImageBitmap(new Blob([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))]));
+    const canvas = new OffscreenCanvas(image.width, image.height), pen = canvas.getContext("2d");
+    pen.drawImage(image, 0, 0);
+    const pixels = pen.getImageData(0, 0, image.width, image.height).data;
+    const dark = (x, y) => {
+        const i = 4 * (y * image.width + x);
+        return pixels[i] + pixels[i + 1] + pixels[i + 2] < 3 * 150;
+    };
+    const rows = Array.from({length: image.height}, (_, y) => y);
+    return Array.from({length: image.width}, (_, x) => rows.some((y) => dark(x, y)));
+}"""
+
+
+def gap_after(phone, sentence: str, name: str) -> int:
+    """The blank (px) on the screen between the end of the element `name` (its last letter, or its "…") and the next
+    letter of the sentence on its line, as the screen shows them."""
+    phone.page.eval_on_selector(sentence, "el => el.scrollIntoView({block: 'center'})")
+    line = phone.page.eval_on_selector(sentence, """(sentence, name) => {
+        const r = sentence.querySelector(name).getBoundingClientRect(), room = sentence.getBoundingClientRect();
+        return {x: r.left, y: r.top, width: room.right - r.left, height: r.height, end: r.width};
+    }""", name)
+    png = phone.page.screenshot(clip={key: line[key] for key in ("x", "y", "width", "height")})
+    inked = phone.page.evaluate(INKED, base64.b64encode(png).decode())
+    end = round(line["end"])
+    last = max(x for x in range(end) if inked[x])
+    first = min(x for x in range(end, len(inked)) if inked[x])
+    return first - last
+
+
+def cut_name_gaps(phone, sentence: str) -> tuple[int, int]:
+    """The blank after the cut name in the sentence, and the blank after a "…" put in the name's place as plain text:
+    what is left between an ellipsis and the words after it when nothing is cut."""
+    cut = f"{sentence} .name-cut"
+    assert [is_cut for is_cut, _ in cut_whole(phone, sentence)] == [True], sentence
+    shown = gap_after(phone, sentence, ".name-cut")
+    phone.page.eval_on_selector(cut, """el => {
+        const dots = Object.assign(document.createElement("span"), {className: "plain-dots", textContent: "\u2026"});
+        el.replaceWith(dots);
+    }""")
+    plain = gap_after(phone, sentence, ".plain-dots")
+    return shown, plain
+
+
+@pytest.mark.parametrize("size", ["360x740"])  # a name's room is 7em wherever it is: the phone's width changes nothing
+def test_a_cut_name_sits_against_the_words_after_it(new_phone, server_api, size):
+    """A name cut with an ellipsis in a sentence, in Polish, English and Russian: the words after it (the known hand's
+    ", 0 z 7" or "'s hand", the instructions' "rozdaje", the hands Deal waits for) follow the "…" as they would follow
+    a "…" typed in the sentence, with no blank left where the cut letters were (there was: "Aleksandr… , 0 z 7")."""
+    players = ["Ala", *LONG_NAMES[:3]]
+    match = server_api.post("/api/matches", {"game": "agurk", "players": players})
+    phone = new_phone(locale="pl-PL", viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector(".deal-step")
+    phone.calm()
+    for tap in ('.dealer-choice button[data-seat="2"]', ".known-hands summary",
+                '.known-hands .seat-buttons button[data-seat="1"]', '.known-hands .keypad button[data-card="K"]'):
+        phone.click(tap)
+    phone.page.wait_for_selector("#hands-waiting")
+    # the sentences that name a player cut: who deals, whose hand, the hands Deal waits for
+    sentences = (".deal-step > .instructions", ".hand-entry > .label", "#hands-waiting")
+    for lang in LOCALES:
+        if lang != "pl":
+            switch_language(phone, lang)
+        for where in (".deal-step > .instructions", ".known-hands"):
+            phone.page.eval_on_selector(where, "el => el.scrollIntoView({block: 'center'})")
+            phone.screenshot(f"cut-name-{where.split('.')[-1]}-{size}-{lang}", full_page=False)
+        gaps = {sentence: cut_name_gaps(phone, sentence) for sentence in sentences}
+        assert all(shown <= plain + 1 for shown, plain in gaps.values()), (lang, gaps)
+
 
 MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
     "Кристина Владимировна Черноморская-Белова", "Bartholomew Montgomery Worthington-Smythe",

@@ -13,6 +13,7 @@ import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
 import { gameTitle, renderSetup } from "./setup.js";
+import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
@@ -98,6 +99,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  cutLongNames(main());
   bringStepInView();
   if (app.matchId && app.state) local.set(`state.${app.matchId}`, app.state); // to open it again without network
   keepAwake(Boolean(app.matchId && app.state && app.key && app.state.status === "playing"));
@@ -137,6 +139,9 @@ let stepShown = null; // the step (of this match, at this seq) last brought into
  * button (or down to the control marked `data-in-view-end`: Deal, above the optional known hands), is above the
  * bar (never its heading under the top bar), and its controls count as moved: a tap in that moment is ignored
  * (taps.js). Only when the step comes: while it is entered, and when it is already in view, nothing scrolls.
+ * A later deal comes under the last deal's result, which the table reads before it deals: the result stays whole
+ * below the top bar (the page scrolls back up to it if it was scrolled past), even where Deal then waits below the
+ * bottom bar, to be scrolled to (Oh Hell's or Dureń's deal step with a result above it does not fit a 360x740 phone).
  */
 function bringStepInView() {
   const step = app.ui.tab === "table" ? main().querySelector(".action[data-in-view]") : null;
@@ -149,10 +154,14 @@ function bringStepInView() {
   const bar = document.getElementById("bottom");
   if (bar.hidden) return;
   const end = step.querySelector("[data-in-view-end]") || step;
+  const result = step.previousElementSibling?.matches(".result") ? step.previousElementSibling : null;
+  const top = result ? result.getBoundingClientRect().top - parseFloat(getComputedStyle(result).marginTop)
+    : step.getBoundingClientRect().top;
   const below = end.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
-  const room = step.getBoundingClientRect().top - document.querySelector(".bar").getBoundingClientRect().bottom;
-  const by = Math.min(below, room);
-  if (by <= 0) return;
+  const room = top - document.querySelector(".bar").getBoundingClientRect().bottom;
+  let by = Math.max(0, Math.min(below, room));
+  if (result && room < 0) by = room; // the page was scrolled past the result: back up to it
+  if (!by) return;
   window.scrollBy({ top: by, behavior: "instant" });
   touch(step);
 }

@@ -98,10 +98,47 @@ function standingBadge(player, state) {
 
 /**
  * A player's name within a sentence of a step, cut with an ellipsis where it would outgrow the room kept for the
- * sentence (a name may have 40 characters); the whole name is its title.
+ * sentence (a name may have 40 characters; see `cutLongNames`); the whole name is its title.
  */
 export function nameCut(name) {
   return h("span", { class: "name-cut", title: name, text: name });
+}
+
+/**
+ * The long names in the sentences drawn in `root`, cut by the page: the letters that fit the name's room and "…", as
+ * text, so that the words after the name follow the "…" as they follow any word ("Aleksandr…, 0 z 7"). The browser's
+ * own cut (the style's ellipsis, which a name on a seat button keeps) leaves the rest of the room blank after the "…"
+ * ("Aleksandr… , 0 z 7"). A cut never ends on a space. The whole name stays in the title, and for screen readers in
+ * a copy they read instead of the letters shown. Run on the page as drawn.
+ */
+export function cutLongNames(root) {
+  const long = [...root.querySelectorAll(".name-cut")].filter((el) => !el.closest("button")
+    && el.childNodes.length === 1 && el.firstChild.nodeType === Node.TEXT_NODE && el.scrollWidth > el.clientWidth);
+  if (!long.length) return;
+  // everything is measured before anything is changed, so that the page is laid out again only once
+  const probes = long.map((el) => { const dots = h("span", { text: "…" }); el.after(dots); return dots; }); // "…" in the name's font
+  const ellipses = probes.map((dots) => dots.getBoundingClientRect().width);
+  probes.forEach((dots) => dots.remove());
+  const range = document.createRange();
+  const widthTo = (text, end) => { range.setStart(text, 0); range.setEnd(text, end); return range.getBoundingClientRect().width; };
+  const shown = long.map((el, i) => {
+    const text = el.firstChild;
+    const room = el.getBoundingClientRect().width - 0.5;
+    let end = 0; // where the letters shown end
+    for (const next of letterEnds(text.data)) {
+      if (widthTo(text, next) + ellipses[i] > room) break;
+      end = next;
+    }
+    return `${text.data.slice(0, end).trimEnd()}…`;
+  });
+  long.forEach((el, i) => el.replaceChildren(h("span", { "aria-hidden": "true", text: shown[i] }),
+    h("span", { class: "visually-hidden", text: el.title })));
+}
+
+/** Where each letter of `text` ends (a letter with its accents is one, as the browser cuts). */
+function letterEnds(text) {
+  if (!Intl.Segmenter) return Array.from(text).reduce((ends, c) => [...ends, (ends.at(-1) || 0) + c.length], []);
+  return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.index + s.segment.length);
 }
 
 /**
