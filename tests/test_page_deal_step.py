@@ -166,10 +166,9 @@ def duren_deal(players: list[str]) -> list[dict]:
 
 SEVEN = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia"]
 # the deal before the later deal; the card the page taps to end it (None: the page opens at the later deal); the
-# table's languages, the first the page opens in (seven players' seats, in two columns, take a line more or less as
-# the language changes, which moves the page: seven are held in Russian alone)
+# table's languages, the first the page opens in
 LATER_DEALS = {"oh_hell-3": ("oh_hell", SEVEN[:3], oh_hell_but_the_last_card, (0, "4S"), ["pl", "en", "ru"]),
-               "oh_hell-7": ("oh_hell", SEVEN, oh_hell_but_the_last_card, (0, "4S"), ["ru"]),
+               "oh_hell-7": ("oh_hell", SEVEN, oh_hell_but_the_last_card, (0, "4S"), ["ru", "en", "pl"]),
                "duren": ("duren", SEVEN[:2], duren_deal, None, ["pl", "en", "ru"])}
 
 

@@ -75,11 +75,11 @@ export function seatList(ctx, rules) {
     const turn = player.seat === acting && state.status === "playing";
     const content = [
       h("span", { class: "seat-name" },
-        h("span", { class: "name", text: player.name }),
+        h("span", { class: "name", text: player.name, title: player.name }),
         player.seat === dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
         turn ? h("span", { class: "badge turn", text: rules.turnLabel(ctx) }) : null,
         standingBadge(player, state)),
-      h("span", { class: "seat-figures", text: rules.figures(ctx, player) }),
+      seatFigures(rules.figures(ctx, player)),
       h("span", { class: "in-front" }, rules.inFront(ctx, player.seat)),
     ];
     const props = { class: ["seat", turn && "to-act", player.out && state.status === "playing" && "is-out"], "data-seat": player.seat };
@@ -89,6 +89,17 @@ export function seatList(ctx, rules) {
       on: { click: () => { ctx.ui.seat = player.seat; ctx.redraw(); } },
     }, content));
   }));
+}
+
+/**
+ * A seat's figures (the game's list of them, an empty one a line kept for it): one line with " · " between them; where
+ * the seats are many (two columns), a line each, never wrapped, so that a seat takes as many lines in every language.
+ */
+function seatFigures(parts) {
+  return h("span", { class: "seat-figures" }, parts.map((part, i) => [
+    i && part ? h("span", { class: "figure-gap", text: " · " }) : null,
+    h("span", { class: "figure", text: part }),
+  ]));
 }
 
 function standingBadge(player, state) {

@@ -9,7 +9,7 @@ import { cardChip, dealPanel, expectedSeat } from "../table.js";
 function figures(ctx, player) {
   const parts = [tn("seat.points", player.score)];
   if (player.hand_size !== null && player.hand_size !== undefined) parts.push(tn("seat.cards", player.hand_size));
-  return parts.join(" · ");
+  return parts;
 }
 
 function inFront(ctx, seat) {

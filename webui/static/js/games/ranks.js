@@ -14,8 +14,9 @@ const SEAT_FIGURES = {
   deal_points: (p) => tn("seat.points", p.points),
 };
 
+/** A seat's figures, a part a line where the seats are many. */
 function figures(ctx, player) {
-  return ctx.state.rules.figures.player.map((figure) => SEAT_FIGURES[figure](player)).join(" · ");
+  return ctx.state.rules.figures.player.map((figure) => SEAT_FIGURES[figure](player));
 }
 
 function dealInfo(ctx) {

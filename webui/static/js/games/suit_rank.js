@@ -6,10 +6,11 @@ import { SUIT_SYMBOLS, cardText, t, tn, tnParts } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
 import { actingSeat, cardChip, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
 
+/** A seat's figures, a part a line where the seats are many: the points, and the bid and tricks taken (a line kept
+ * empty until the player bids, so that the seat takes the same lines before and after). */
 function figures(ctx, player) {
-  const parts = [tn("seat.points", player.score)];
-  if (player.bid !== null && player.bid !== undefined) parts.push(t("seat.bid_took", { bid: player.bid, took: player.tricks }));
-  return parts.join(" · ");
+  const bid = player.bid !== null && player.bid !== undefined;
+  return [tn("seat.points", player.score), bid ? t("seat.bid_took", { bid: player.bid, took: player.tricks }) : ""];
 }
 
 /** How many hands the match has: the catalogue's hand sizes for the match's players and options. */
