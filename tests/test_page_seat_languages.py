@@ -69,9 +69,10 @@ def later_deal(server_api, count: int, phase: str, names: str = "short") -> dict
 
 
 STEPS = {"deal": ".deal-step", "bid": ".bid-step", "play": ".play-step"}
-# each step with five and seven players on both phones, and the first trick with the longest names
-CASES = [(phase, count, "short", size) for phase in STEPS for count in (5, 7) for size in PHONES] + [
-    ("play", 7, "long", size) for size in PHONES]
+# each step with five and seven players on the narrowest phone (where the words wrap soonest), the first trick with
+# seven on the other, and the first trick with the longest names on both
+CASES = [(phase, count, "short", "360x740") for phase in STEPS for count in (5, 7)] + [
+    ("play", 7, "short", "390x844")] + [("play", 7, "long", size) for size in PHONES]
 
 
 @pytest.mark.parametrize(("phase", "count", "names", "size"), CASES)
