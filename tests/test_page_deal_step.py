@@ -292,8 +292,7 @@ def within(phone, selector: str) -> bool:
     return phone.page.eval_on_selector(selector, "el => el.scrollHeight <= el.clientHeight + 1")
 
 
-@pytest.mark.parametrize(("game", "size"),
-                         [("oh_hell", "360x740"), ("ogorek-later", "360x740"), ("oh_hell", "390x844")])
+@pytest.mark.parametrize(("game", "size"), [("oh_hell", "360x740"), ("ogorek-later", "360x740")])
 def test_the_longest_names_are_cut_in_the_deal_steps_sentences_and_move_nothing(new_phone, server_api, game, size):
     """Players' names as long as the referee allows (40 characters), in each language: the lot's note, the note on a
     dealer other than the rule's and the instructions name the dealer cut with an ellipsis (the whole name in its
@@ -332,7 +331,7 @@ def test_the_longest_names_are_cut_in_the_deal_steps_sentences_and_move_nothing(
 
 
 
-@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("size", ["360x740"])  # a cut name's room is 7em on any phone: the narrowest has least else
 def test_a_long_name_in_the_known_hands_moves_no_key(new_phone, server_api, size):
     """Agurk's known hands, opened at the first deal, in each language: the hand of a player with a short name, then
     the hand of one with a name as long as the referee allows. The line above the keypad names the player cut with
