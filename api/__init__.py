@@ -55,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
     store.install(app)
     matches.install(app)
+    evenings.install(app)
     errors.register(app)
     bodies.register(app)
     security.register(app)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import OrderedDict
 
-from flask import Blueprint, Response, make_response, url_for
+from flask import Blueprint, Response, current_app, make_response, url_for
 from marshmallow import Schema, fields, validate
 
 from referee import InvalidInput, Match
@@ -151,15 +152,59 @@ def evening_row(evening_id: str) -> dict:
     return row
 
 
+STANDINGS = "kibic_evenings"
+STANDINGS_KEPT = 256  # per process: the evenings read lately, each as it stood at its matches' latest events
+
+
+class Standings:
+    """The evenings this process read lately, each with the seqs of its matches it was worked out at: a read
+    of an evening whose matches have not moved since costs one look at their latest seqs, not a fold of each
+    match and a new settlement (which, searched for the fewest transfers, is the costly part)."""
+
+    def __init__(self, size: int = STANDINGS_KEPT):
+        self.size = size
+        self.kept: OrderedDict[str, tuple[tuple, dict]] = OrderedDict()
+        self.lock = store.real_lock()  # held for a few dictionary steps, which never wait
+
+    def get(self, evening_id: str, mark: tuple) -> dict | None:
+        with self.lock:
+            kept = self.kept.get(evening_id)
+            if kept is None or kept[0] != mark:
+                return None
+            self.kept.move_to_end(evening_id)
+            return kept[1]
+
+    def keep(self, evening_id: str, mark: tuple, shown: dict) -> None:
+        with self.lock:
+            self.kept[evening_id] = mark, shown
+            self.kept.move_to_end(evening_id)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+
 def standing(evening_id: str) -> dict:
-    """The evening: its matches as readers without a key see them, its people, nets, figures and transfers."""
+    """The evening: its matches as readers without a key see them, its people, nets, figures and transfers;
+    worked out once per change of any of its matches (`Standings`)."""
     row = evening_row(evening_id)
-    played = []
-    for match_id in store.current().evening_match_ids(evening_id):
-        with matches.current_match(match_id) as match:
-            played.append((match_id, match.public()))
-    return {"id": row["id"], "name": row["name"], "currency": row["currency"], "created": row["created"],
-            **evening(played)}
+    held = store.current()
+    ids = held.evening_match_ids(evening_id)
+    seqs = held.latest_seqs(ids)
+    mark = tuple((match_id, seqs.get(match_id, 0)) for match_id in ids)
+    standings = current_app.extensions[STANDINGS]
+    shown = standings.get(evening_id, mark)
+    if shown is None:
+        played = []
+        for match_id, seq in mark:
+            with matches.current_match(match_id, latest=seq) as match:
+                played.append((match_id, match.public()))
+        shown = {"id": row["id"], "name": row["name"], "currency": row["currency"], "created": row["created"],
+                 **evening(played)}
+        standings.keep(evening_id, mark, shown)
+    return shown
+
+
+def install(app) -> None:
+    app.extensions[STANDINGS] = Standings()
 
 
 # --- hooks for the match routes --------------------------------------------------------------------
@@ -186,16 +231,19 @@ def joining(evening_id: str | None, match: Match) -> dict | None:
     return row
 
 
-def room(evening: dict | None, match: Match) -> None:
-    """Refuses (422 `evening_full`) a new match the evening cannot settle: one match too many, or its people
-    with the evening's more than it settles among."""
+def room(evening: dict | None, match: Match) -> store.Room | None:
+    """The evening's room for a new match (None for a match of its own), which the store asks in the transaction
+    that adds the match, with the players of the matches the evening holds: it refuses (422 `evening_full`) one
+    match too many, or its people with the evening's more than it settles among."""
     if evening is None:
-        return
-    ids = store.current().evening_match_ids(evening["id"])
-    if len(ids) >= MAX_MATCHES:
-        raise EveningFull(f"An evening holds at most {MAX_MATCHES} matches; start another evening.",
-                          {"matches": MAX_MATCHES})
-    tables = [store.header(store.current().match_row(match_id))["players"] for match_id in ids]
-    if people_count([*tables, match.players]) > MAX_PEOPLE:
-        raise EveningFull(f"An evening is settled among at most {MAX_PEOPLE} people; start another evening "
-                          "for the others.", {"people": MAX_PEOPLE})
+        return None
+
+    def check(tables: list[list[str]]) -> None:
+        if len(tables) >= MAX_MATCHES:
+            raise EveningFull(f"An evening holds at most {MAX_MATCHES} matches; start another evening.",
+                              {"matches": MAX_MATCHES})
+        if people_count([*tables, match.players]) > MAX_PEOPLE:
+            raise EveningFull(f"An evening is settled among at most {MAX_PEOPLE} people; start another evening "
+                              "for the others.", {"people": MAX_PEOPLE})
+
+    return check

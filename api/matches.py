@@ -191,31 +191,29 @@ def caught_up(match_id: str, match: Match, latest: int, news: list[dict]) -> Mat
 # --- creating a match ------------------------------------------------------------------------------
 
 def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object,
-           admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
+           room: store.Room | None = None) -> tuple[str, Match, str]:
     """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match,
-    even when `admit` (called only before a new match is stored: the evening's room) would now refuse it."""
+    even when `room` (the evening's, asked in the transaction that stores a new match) would now refuse it."""
     if idempotency_key:
-        return create_once(idempotency_key, body, match, evening, admit)
-    admit()
+        return create_once(idempotency_key, body, match, evening, room)
     match_id, key = keys.new_match_id(), keys.new_key()
     key_hash = keys.hash_key(key)
-    store.current().create_match(match_id, match.header(), key_hash, evening_id=evening and evening["id"])
+    store.current().create_match(match_id, match.header(), key_hash, evening_id=evening and evening["id"], room=room)
     cache().know_key_hash(match_id, key_hash)
     return match_id, match, key
 
 
 def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None,
-                admit: Callable[[], None] = lambda: None) -> tuple[str, Match, str]:
+                room: store.Room | None = None) -> tuple[str, Match, str]:
     """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
     held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("match", body)
     earlier = held.idempotent_match(key_hash)
     if earlier is None:
-        admit()
         match_id = keys.new_match_id()
         key = keys.derived_key(idempotency_key, match_id)
         try:
             held.create_match(match_id, match.header(), keys.hash_key(key), key_hash, digest,
-                              evening_id=evening and evening["id"])
+                              evening_id=evening and evening["id"], room=room)
             cache().know_key_hash(match_id, keys.hash_key(key))
         except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
             earlier = held.idempotent_match(key_hash)

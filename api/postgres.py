@@ -42,6 +42,7 @@ from .store import (
     IdempotencyKeyTaken,
     P,
     R,
+    Room,
     SeqTaken,
     Store,
     StoreError,
@@ -305,7 +306,7 @@ class PostgresStore(Store):
 
     @postgres_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
-                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+                     request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
         with creation_key("matches_idempotency_key", idempotency_key_hash), self.connection() as conn, \
                 conn.transaction():
             conn.execute(
@@ -313,9 +314,15 @@ class PostgresStore(Store):
                 "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
                  header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
-            if evening_id is not None:
-                conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
-                             [match_id, evening_id, now()])
+            if evening_id is None:
+                return
+            if room is not None:  # the evening's row locked until this commits: creations joining it take turns
+                conn.execute("SELECT 1 FROM evenings WHERE id = %s FOR UPDATE", [evening_id])
+                tables = conn.execute("SELECT m.players FROM evening_matches AS e JOIN matches AS m "
+                                      "ON m.id = e.match_id WHERE e.evening_id = %s", [evening_id]).fetchall()
+                room([json.loads(players) for (players,) in tables])  # raising rolls the transaction back
+            conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
+                         [match_id, evening_id, now()])
 
     @postgres_faults
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:

@@ -60,6 +60,7 @@ LONG_NUMBER = re.compile(r"\d{19}")  # orjson reads a whole number beyond 64 bit
 LOOKUP_CHUNK = 500  # match ids per query, when the streams look up the latest seq of the matches they follow
 P = ParamSpec("P")
 R = TypeVar("R")
+Room = Callable[[list[list[str]]], None]  # an evening's room, asked with the players of each of its matches
 
 
 # --- the store's errors --------------------------------------------------------------------------
@@ -130,9 +131,14 @@ class Store(ABC):
 
     @abstractmethod
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
-                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+                     request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
         """Stores a new match (and its place in the evening, in the same transaction); raises
-        `IdempotencyKeyTaken` when its Idempotency-Key already made one."""
+        `IdempotencyKeyTaken` when its Idempotency-Key already made one.
+
+        `room`, with an evening, is asked in that transaction, once no other creation can join the evening
+        before it commits, with the players of each match the evening holds: what it raises refuses the match
+        (nothing stored) and reaches the caller as it was raised. So an evening's limits hold however many
+        creations arrive at once."""
 
     @abstractmethod
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
@@ -785,6 +791,10 @@ def write(db: Database, work: Callable[[sqlite3.Connection], None], single: bool
         work(db.conn)
 
 
+class NoRoom(sqlite3.IntegrityError):
+    "A creation that the evening's room refused in the writer's transaction (the refusal is its argument)"
+
+
 def write_creation(work: Callable[[sqlite3.Connection], None], idempotency_key_hash: str | None) -> None:
     """Writes a match's or an evening's creation: `IdempotencyKeyTaken` when another creation holds the same
     Idempotency-Key (its unique index)."""
@@ -909,18 +919,29 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
-                     request_hash: str | None = None, evening_id: str | None = None) -> None:
+                     request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
         row = [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
                header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash]
 
         def insert(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
                          "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-            if evening_id is not None:
-                conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
-                             [match_id, evening_id, row[6]])
+            if evening_id is None:
+                return
+            if room is not None:  # the writer holds the file's write lock (BEGIN IMMEDIATE): no other joins now
+                tables = conn.execute("SELECT m.players FROM evening_matches AS e JOIN matches AS m "
+                                      "ON m.id = e.match_id WHERE e.evening_id = ?", [evening_id]).fetchall()
+                try:
+                    room([json.loads(players) for (players,) in tables])
+                except Exception as exc:
+                    raise NoRoom(exc) from exc  # an SQLite error, so that a batch's other writes go on
+            conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (?, ?, ?)",
+                         [match_id, evening_id, row[6]])
 
-        write_creation(insert, idempotency_key_hash)
+        try:
+            write_creation(insert, idempotency_key_hash)
+        except NoRoom as refused:
+            raise refused.args[0] from None
 
     @sqlite_faults
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:

@@ -125,7 +125,7 @@ def create_match():
     evening_id = fields.pop("evening", None)
     match = Match.create(**fields)
     evening = evenings.joining(evening_id, match)
-    return created(*matches.create(match, evening, idempotency_key, body, lambda: evenings.room(evening, match)))
+    return created(*matches.create(match, evening, idempotency_key, body, evenings.room(evening, match)))
 
 
 def created(match_id: str, match: Match, key: str):

@@ -70,23 +70,36 @@ def settle(ranking: list[list[int]], stake: Decimal,
     }
 
 
-def fewest_transfers(net: dict[int, Decimal]) -> list[dict]:
-    """The shortest list of payments "from pays to amount" that leaves every net at zero.
+EXACT_UPTO = 12  # people with a non-zero net whose fewest transfers are searched exactly: 2^12 groups, ~10 ms
 
-    n players with a non-zero net need n - k transfers, where k is the largest number of groups with a
-    zero sum that they can be split into. With at most eight players every subset is tried (2^8).
+
+def fewest_transfers(net: dict[int, Decimal], exact_upto: int = EXACT_UPTO) -> list[dict]:
+    """A list of payments "from pays to amount" that leaves every net at zero: the shortest one for up to
+    `exact_upto` people with a non-zero net, a short one beyond.
+
+    n people with a non-zero net need n - k transfers, where k is the largest number of groups with a zero
+    sum that they can be split into (each group of m settles with m - 1 transfers, and no fewer). Up to
+    `exact_upto` people every group is tried (2^n of them, n·2^n steps: bounded in time and memory). Beyond
+    that the search would grow without bound, so the settlement is made without it (`short_transfers`): every
+    pair whose nets cancel exactly settles with one transfer, the rest from the largest debtor to the largest
+    creditor. It still settles every net exactly, with at most n - 1 transfers: at most k - 1 more than the
+    fewest, and none more than the fewest when no three or more people form a group of their own.
     """
     seats = sorted(seat for seat, amount in net.items() if amount != 0)
+    if len(seats) > exact_upto:
+        return short_transfers({seat: net[seat] for seat in seats})
     n = len(seats)
     full = (1 << n) - 1
-    total = [Decimal(0)] * (1 << n)
+    units = whole_units([net[seat] for seat in seats])
+    total = [0] * (1 << n)
     for mask in range(1, full + 1):
         low = (mask & -mask).bit_length() - 1
-        total[mask] = total[mask & (mask - 1)] + net[seats[low]]
+        total[mask] = total[mask & (mask - 1)] + units[low]
     # best[mask]: most zero-sum groups that `mask` can be split into, each group closed when its sum is 0
     best = [0] * (1 << n)
+    bits = [1 << i for i in range(n)]
     for mask in range(1, full + 1):
-        best[mask] = max(best[mask & ~(1 << i)] for i in range(n) if mask >> i & 1) + (total[mask] == 0)
+        best[mask] = max(best[mask ^ bit] for bit in bits if mask & bit) + (total[mask] == 0)
     groups = []
     mask, group = full, []
     while mask:
@@ -103,6 +116,31 @@ def fewest_transfers(net: dict[int, Decimal]) -> list[dict]:
     for group in groups:
         transfers.extend(_settle_group({seat: net[seat] for seat in group}))
     return sorted(transfers, key=lambda t: (t["from"], t["to"]))
+
+
+def short_transfers(net: dict[int, Decimal]) -> list[dict]:
+    """Transfers that settle `net` without a search: each pair of nets that cancel exactly first (one transfer
+    each), then the largest debtor pays the largest creditor until all are settled. n - 1 transfers at most."""
+    owing: dict[Decimal, list[int]] = {}
+    for seat in sorted(net):
+        if net[seat] < 0:
+            owing.setdefault(-net[seat], []).append(seat)
+    transfers, rest = [], {}
+    for seat in sorted(net):
+        amount = net[seat]
+        if amount > 0 and owing.get(amount):
+            transfers.append({"from": owing[amount].pop(0), "to": seat, "amount": amount})
+        elif amount > 0:
+            rest[seat] = amount
+    rest.update({seat: -amount for amount, seats in owing.items() for seat in seats})
+    transfers.extend(_settle_group(rest) if rest else [])
+    return sorted(transfers, key=lambda t: (t["from"], t["to"]))
+
+
+def whole_units(amounts: list[Decimal]) -> list[int]:
+    """The amounts as whole numbers of their smallest unit (exact: the search adds integers, not decimals)."""
+    exponent = min((amount.as_tuple().exponent for amount in amounts), default=0)
+    return [int(amount.scaleb(-exponent)) for amount in amounts]
 
 
 def _settle_group(net: dict[int, Decimal]) -> list[dict]:

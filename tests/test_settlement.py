@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.settlement import fewest_transfers, places, settle, smallest_unit, split
+from referee.settlement import EXACT_UPTO, fewest_transfers, places, settle, smallest_unit, split
 
 D = Decimal
 
@@ -212,3 +212,29 @@ def test_money_always_sums_to_zero(ranking, stake):
     assert sum(p["received"] for p in result["players"]) == result["pool"]
     assert all(p["received"] == 0 for p in result["players"] if p["place"] > 1)
     check_transfers({p["seat"]: p["net"] for p in result["players"]}, result["transfers"])
+
+
+many_nets = st.lists(st.integers(-40, 40).filter(bool), min_size=EXACT_UPTO + 1, max_size=40).map(
+    lambda values: values + [-sum(values)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(many_nets, st.sampled_from(["1", "0.01"]))
+def test_beyond_the_exact_search_every_net_is_still_settled_within_the_stated_bound(values, unit):
+    """More people than the search tries (an evening's limit lifted, a club's ledger): no search of 2^n groups,
+    yet every net settled exactly, with at most n - 1 transfers and one transfer for each pair that cancels."""
+    net = {seat: value * D(unit) for seat, value in enumerate(values)}
+    transfers = fewest_transfers(net)
+    check_transfers(net, transfers)
+    owing = [seat for seat, amount in net.items() if amount != 0]
+    assert len(transfers) <= len(owing) - 1
+    pairs = [t for t in transfers if -net[t["from"]] == net[t["to"]] == t["amount"]]
+    cancelling = sum(min(values.count(a), values.count(-a)) for a in set(values) if a > 0)
+    assert len(pairs) >= cancelling
+
+
+def test_the_exact_search_and_the_short_settlement_agree_where_both_are_the_fewest():
+    net = {0: D(5), 1: D(-5), 2: D(7), 3: D(-7), 4: D("0.5"), 5: D("-0.5")}
+    assert fewest_transfers(net) == fewest_transfers(net, exact_upto=0) == [
+        {"from": 1, "to": 0, "amount": D(5)}, {"from": 3, "to": 2, "amount": D(7)},
+        {"from": 5, "to": 4, "amount": D("0.5")}]
