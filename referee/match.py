@@ -124,7 +124,7 @@ class Match:
         self.game.evolve(self.state, event)
         self.note_secret(event)
         if self.shadow is not None:
-            self.shadow.record(without_hands(event), event["seq"])
+            self.shadow.record(self.keyless(event), event["seq"])
         return self.state.findings[before:]
 
     def append(self, event: dict, seq: int | None = None) -> dict:
@@ -149,8 +149,21 @@ class Match:
         decision = self.decide(command, lot)
         warnings = [w.as_dict() for w in decision.warnings]
         event = {**decision.event, "warnings": warnings} if warnings else decision.event
+        if "illegal" in event and self.dealt is not None:
+            event = {**event, "public": self.seen_blind(command, lot)}
         findings = self.record(event)
-        return self.log[-1], warnings, findings
+        return without_public(self.log[-1]), warnings, findings
+
+    def seen_blind(self, command: dict, lot: Lot | None) -> dict:
+        """What a reader without the key may know of a play let stand while the deal's entered hands are secret:
+        the verdict the referee gives without those hands (`public()`'s), which may be none at all. The rule a
+        hand proved broken, and its words, stay with the key until the hands may show (`keyless`)."""
+        blind = self.public().decide(command, lot)
+        seen = {"deal": self.dealt}
+        if "illegal" in blind.event:
+            seen["illegal"] = blind.event["illegal"]
+            seen["warnings"] = [w.as_dict() for w in blind.warnings]
+        return seen
 
     def refold(self) -> None:
         self.state = self.game.new_state(self.players, self.options)
@@ -183,9 +196,22 @@ class Match:
             self.shadow = None
             return self
         if self.shadow is None or self.shadow.seq != self.seq:
-            self.shadow = Match.replay(self.header(), [without_hands(e) if e["seq"] in self.secret else e
-                                                       for e in self.log])
+            self.shadow = Match.replay(self.header(), [self.keyless(e) for e in self.log])
         return self.shadow
+
+    def keyless(self, event: dict) -> dict:
+        """The event as a reader without the key may see it now: a deal without its secret hands, a play let
+        stand in such a deal with only what the referee could tell without them (`seen_blind`)."""
+        if event["seq"] in self.secret:
+            return without_hands(event)
+        seen = event.get("public")
+        if seen is None:
+            return event
+        if seen["deal"] not in self.secret:  # the hands may show now, and so may what they proved
+            return without_public(event)
+        shown = {key: value for key, value in event.items() if key not in SEEN_WITH_THE_KEY}
+        return {**shown, **{key: value for key, value in seen.items() if key != "deal"},
+                **({"force": True} if "illegal" in seen else {})}
 
     # --- what the table sees -----------------------------------------------------------------------
     def expected(self) -> dict | None:
@@ -194,9 +220,9 @@ class Match:
     def events_view(self, hidden: bool = False) -> list[dict]:
         """The whole log, each event with the seq of the undo that retracted it; `hidden`: without the hands
         that are still the table's secret."""
-        secret = self.secret if hidden else ()
-        return [{**(without_hands(e) if e["seq"] in secret else e), "undone_by": self.undone.get(e["seq"])}
-                for e in self.log]
+        if hidden:
+            return [{**self.keyless(e), "undone_by": self.undone.get(e["seq"])} for e in self.log]
+        return [{**without_public(e), "undone_by": self.undone.get(e["seq"])} for e in self.log]
 
     def view(self) -> dict:
         state = self.state
@@ -261,6 +287,15 @@ def rules(game: Game, options: dict, players: int) -> dict:
 @functools.lru_cache(maxsize=256)
 def _rules(game: Game, options: tuple, players: int) -> dict:
     return game.rules(dict(options), players)
+
+
+SEEN_WITH_THE_KEY = ("illegal", "warnings", "force", "public")
+"""What a play let stand carries that a reader without the key sees only once the deal's hands may show."""
+
+
+def without_public(event: dict) -> dict:
+    """An event without what it keeps for readers without the key (`Match.seen_blind`): the event as recorded."""
+    return {key: value for key, value in event.items() if key != "public"} if "public" in event else event
 
 
 def without_hands(event: dict) -> dict:

@@ -3,7 +3,9 @@
 `SIMULATORS[game](match, rng, known=0.0)` is a table that deals shuffled real hands and plays legally by its
 own reading of the rules (each game's oracle, written apart from the engine), through anything with the face of
 `referee.Match` (`play`, `view`, `expected`, `options`: the engine, `tests/api_match.ApiMatch`, the bench's
-`HttpMatch`). `known` is the chance that a dealt hand is entered for the referee. `step()` logs the table's next
+`HttpMatch`). `known` is the chance that a dealt hand is entered for the referee; `careless` the chance that a
+player plays any card held, legal or not, which the table then lets stand (`force`) when the referee refuses it.
+`step()` logs the table's next
 event and answers the command it sent, or None when the match is over; `play_out()` plays to the end. A series
 that runs until the players end it (Dureń) is ended after `SERIES_DEALS` deals.
 """
@@ -18,10 +20,14 @@ import ogorek_table
 import ogurets_table
 import oh_hell_table
 
+from referee import Rejected
+
 SERIES_DEALS = 5
 
 
 class Simulator:
+    careless = 0.0
+
     def __init__(self, match, rng: random.Random, known: float = 0.0):
         self.match, self.rng, self.known = match, rng, known
 
@@ -29,8 +35,18 @@ class Simulator:
         raise NotImplementedError
 
     def send(self, command: dict) -> dict:
-        self.match.play(command)
+        """Logs `command`; a careless table lets a refused play stand (`force`)."""
+        try:
+            self.match.play(command)
+        except Rejected as refusal:
+            if not (self.careless and refusal.forceable):
+                raise
+            command = {**command, "force": True}
+            self.match.play(command)
         return command
+
+    def slips(self) -> bool:
+        return bool(self.careless) and self.rng.random() < self.careless
 
     def play_out(self, limit: int = 20_000) -> None:
         for _ in range(limit):
@@ -84,7 +100,7 @@ class ClimbingTable(Simulator):
         allowed = self.legal(self.hands[seat], self.trick, self.match.options)
         if "legal" in expected:
             assert expected["legal"] == allowed, (expected, self.hands[seat], self.trick)
-        card = self.rng.choice(allowed)
+        card = self.rng.choice(self.hands[seat] if self.slips() else allowed)
         command = self.send({"type": "play", "seat": seat, "card": card})
         self.hands[seat].remove(card)
         self.trick.append(card)
@@ -101,8 +117,14 @@ class SuitRankTable(Simulator):
         self.table = oh_hell_table.SimTable(match, rng, known=known, first_dealer=rng.randrange(len(match.players)))
 
     def step(self) -> dict | None:
-        if self.match.expected() is None:
+        expected = self.match.expected()
+        if expected is None:
             return None
+        if expected["type"] == "play" and self.slips():
+            _, wrong = self.table.illegal_choices()
+            if wrong:
+                self.table.play(self.rng.choice(wrong), force=True)
+                return self.table.sent
         return self.table.step()
 
 
@@ -135,6 +157,11 @@ class AttackBeatTable(Simulator):
             self.attack = table.attack()
             return self.send({"type": "attack", "seat": table.attacker, "cards": [str(card) for card in self.attack]})
         pairs = table.defend(self.attack)
+        if pairs and self.slips():  # one card "beaten" by any other card held
+            free = sorted(set(table.hands[1 - table.attacker]) - {other for _, other in pairs})
+            if free:
+                index = self.rng.randrange(len(pairs))
+                pairs[index] = (pairs[index][0], self.rng.choice(free))
         command = self.send({"type": "defend", "seat": 1 - table.attacker,
                              "beats": [{"card": str(card), "with": str(other)} for card, other in pairs]})
         table.settle(self.attack, pairs)

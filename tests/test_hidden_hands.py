@@ -12,23 +12,27 @@ import random
 import pytest
 from duren_table import Table as DurenTable
 from duren_table import play_deal
+from game_tables import SIMULATORS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS
 from ogorek_table import Table as OgorekTable
 from oh_hell_table import SimTable
 
-from referee import Match
+from referee import GAMES, Match
+from referee.match import without_hands
 
 pytestmark = pytest.mark.both_stores
 
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
 HANDS = {str(SEED_PLAYERS.index(name)): cards for name, cards in SEED_HANDS.items()}
 
 
-def twinned(match: Match, hands_for=None) -> Match:
+def twinned(match: Match, hands_for=None, while_secret: bool = False) -> Match:
     """A blind twin of `match`: every command logged on `match` is logged on the twin without its hands, and
-    after each one the keyless view of `match` must equal the twin's view. `hands_for(command)` adds hands
-    to a deal that the table logs blind (Dureń's simulated table)."""
+    after each one the keyless view of `match` must equal the twin's view (`while_secret`: while a deal's hands
+    are secret; once they show, a play let stand shows the verdict the hands gave). `hands_for(command)` adds
+    hands to a deal that the table logs blind (Dureń's simulated table)."""
     twin = Match.from_header(match.header())
     play = match.play
 
@@ -40,10 +44,18 @@ def twinned(match: Match, hands_for=None) -> Match:
         if command["type"] == "deal":
             blind["dealer"] = answer[0]["dealer"]
         twin.play(blind, lot)
+        if while_secret and match.dealt is None:
+            return answer
         public, blind_view = match.public().view(), twin.view()
         if match.dealt is None and public["deal"] and blind_view["deal"]:  # no secret now: who gave a hand may show
             public["deal"].pop("known_hands", None), blind_view["deal"].pop("known_hands", None)
+        if while_secret:  # the deals played before this one may show what their hands proved
+            for view in (public, blind_view):
+                view["findings"] = [f for f in view["findings"] if f["seq"] > match.dealt]
         assert public == blind_view
+        if while_secret:
+            shown, blind_log = match.events_view(hidden=True), twin.events_view()
+            assert [without_hands(e) for e in shown[-1:]] == [without_hands(e) for e in blind_log[-1:]]
         for event in match.events_view(hidden=True):
             if "hands" in event:
                 assert event["seq"] not in match.secret
@@ -189,10 +201,31 @@ def test_a_refusal_with_a_known_hand_names_only_the_card_played(table):
     assert refused["message"] == "W cannot reach 10, so must play their lowest card, and 6 is not it."
     assert refused["details"] == {"card": "6", "top": "10", "case": "cannot_reach", "seat": 1, "forceable": True}
     forced = table.play(match, "W", "6", force=True)
-    [finding] = table.state(match)["findings"]
+    [finding] = table.state(match, keyed=True)["findings"]
     assert finding["message"] == forced["findings"][0]["message"] == refused["message"]
-    [event] = [e for e in table.events(match) if e["seq"] == forced["event"]["seq"]]
+    [event] = [e for e in table.events(match, keyed=True) if e["seq"] == forced["event"]["seq"]]
     assert event["illegal"]["message"] == refused["message"] and event["warnings"][0]["details"]["card"] == "6"
+
+
+def test_a_play_let_stand_on_a_known_hand_tells_a_follower_nothing_until_the_hands_show(table):
+    """"W cannot reach 10" tells a follower that W holds nothing from 10 up: while the hands are secret, the
+    state, the log, the figures and the stream's state show the play as the blind referee saw it."""
+    match = seed_deal(table)
+    play_seed(table, match, SEED_TRICKS[:4])
+    play_seed(table, match, [[("N", "10"), ("E", "8"), ("S", "6")]])
+    forced = table.play(match, "W", "6", force=True)
+    assert forced["warnings"] and forced["findings"]  # the scorer is told at once
+    follower = table.state(match)
+    assert follower["findings"] == []
+    [event] = [e for e in table.events(match) if e["seq"] == forced["event"]["seq"]]
+    assert {"illegal", "warnings", "force", "public"}.isdisjoint(event)
+    figures = table.client.get(f"/api/matches/{match['id']}/figures").get_json()
+    assert "reach" not in str(figures) and "reach" not in str(table.events(match)) + str(follower)
+    assert all(p["figures"]["illegal_let_stand"] == 0 for p in figures["players"])
+    assert "public" not in str(table.events(match, keyed=True))
+    for trick in SEED_TRICKS[5:]:  # W holds the 4 the seed's W played in trick 5
+        play_seed(table, match, [[(name, "4" if (name, card) == ("W", "6") else card) for name, card in trick]])
+    assert table.state(match)["findings"] == table.state(match, keyed=True)["findings"] != []
 
 
 def test_random_known_hand_refusals_name_no_other_card_of_the_hand():
@@ -223,3 +256,30 @@ def legal_now(table, seat):
     from ogorek_table import legal
 
     return legal(table.hands[seat], table.on_table)
+
+
+# --- plays let stand ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_play_let_stand_tells_a_reader_without_the_key_only_what_the_blind_match_tells(game):
+    """A careless table lets wrong plays stand (`force`) while hands are entered: while a deal's hands are
+    secret a reader without the key sees what the blind twin sees (a refusal the hands proved shows nothing:
+    "Cid holds spades and must follow suit" would tell a follower Cid's hand); once they may show, what the
+    scorer sees."""
+    rules, forced = GAMES[game], []
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = rng.randint(rules.min_players, min(rules.max_players, 5))
+        match = Match.create(game, NAMES[:players])
+        table = SIMULATORS[game](match, rng, known=0.8)
+        table.careless = 0.3
+        twin = twinned(match, while_secret=True)
+        for _ in range(300):
+            if table.step() is None:
+                break
+            if match.log[-1].get("force"):
+                forced.append(match.log[-1])
+            if match.dealt is None and not match.secret:  # no secret now: the follower sees what the scorer sees
+                assert match.public().view() == match.view()
+        assert twin.seq == match.seq
+    assert forced, "the careless tables let no play stand"
