@@ -137,8 +137,9 @@ def get_match_figures(match_id: str):
 
 
 def inert(cell: str) -> str:
-    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @ gets a '."""
-    if cell[:1] in ("=", "+", "@", "\t", "\r") or (cell[:1] == "-" and not cell[1:2].isdigit()):
+    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @, a tab or a
+    carriage return gets a ' (a name is never a number: "-2+3" and "-1+cmd|..." are formulas too)."""
+    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + cell
     return cell
 

@@ -196,10 +196,11 @@ def test_only_names_are_made_inert_in_the_csv(client, monkeypatch):
     evening = client.post("/api/evenings", json={"name": "Friday", "currency": "PLN"}).get_json()
     assert evening["id"] == "-AbC_123"
     monkeypatch.setattr(api.keys, "new_match_id", lambda: "-xYz")
-    new_match(client, evening, ["-Ann", "@Bob", "+Cid"])
+    new_match(client, evening, ["-Ann", "@Bob", "+Cid", "-1+cmd|' /C calc'!A0", "-2+3", "=1", "Ewa-"])
     rows = list(csv.reader(io.StringIO(client.get("/api/evenings/-AbC_123/figures.csv").get_data(as_text=True))))
-    assert [row[2] for row in rows[1:4]] == ["'-Ann", "'@Bob", "'+Cid"]
-    assert rows[4][0] == "-xYz"
+    assert [row[2] for row in rows[1:8]] == ["'-Ann", "'@Bob", "'+Cid", "'-1+cmd|' /C calc'!A0", "'-2+3", "'=1",
+                                             "Ewa-"]
+    assert rows[8][0] == "-xYz"
 
 
 def test_the_evening_qr_code_holds_the_evening_link_and_no_key(client, tmp_path):
