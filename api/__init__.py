@@ -9,7 +9,7 @@ from flask import Flask
 
 import webui
 
-from . import bodies, encoding, errors, evenings, matches, security, store, stream, views
+from . import bodies, encoding, errors, evenings, limits, matches, security, store, stream, views
 
 __all__ = ["create_app"]
 
@@ -50,12 +50,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The host names the service answers to (Flask refuses others with 400); none: any.
         TRUSTED_HOSTS=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_HOSTS", "").split(",") if host.strip()]
         or None,
+        # New matches and evenings per client address (`api.limits`): windows such as "20 per minute", or none.
+        CREATION_LIMIT=os.environ.get("KIBIC_CREATION_LIMIT", limits.CREATIONS),
+        # The reverse proxies whose X-Forwarded-For names the client (comma-separated addresses); none: no proxy.
+        TRUSTED_PROXIES=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_PROXIES", "").split(",")
+                         if host.strip()],
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
     store.install(app)
     matches.install(app)
     evenings.install(app)
+    limits.install(app)
     errors.register(app)
     bodies.register(app)
     security.register(app)

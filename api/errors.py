@@ -161,7 +161,10 @@ def handle_error(error: Exception):
         response.headers["Retry-After"] = "1" if isinstance(error, StorageBusy) else "30"
         return response
     if isinstance(error, ApiError):
-        return error_response(error.status, error.code, error.message, error.details)
+        response = error_response(error.status, error.code, error.message, error.details)
+        if getattr(error, "retry_after", None):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
     if isinstance(error, Rejected):  # the engine's verdicts answer with the status of their code in CODES
         return error_response(status_of(error, 409), error.code, error.message,
                               {**error.details, "seat": error.seat, "forceable": error.forceable})

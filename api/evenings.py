@@ -20,7 +20,7 @@ from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import keys, matches, store, views
+from . import keys, limits, matches, store, views
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -72,6 +72,7 @@ def create_evening():
     currency = check_currency(fields["currency"])
     if currency is None:
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
+    limits.creation()
     if idempotency_key:
         evening_id, key = create_once(idempotency_key, body, name, currency)
     else:

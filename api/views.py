@@ -23,7 +23,7 @@ from flask import Blueprint, Response, current_app, make_response, request, url_
 
 from referee import Match, catalogue
 
-from . import bodies, evenings, keys, matches, schemas, store
+from . import bodies, evenings, keys, limits, matches, schemas, store
 from .errors import BadContentType, BadJson
 from .keys import authorize, reader_has_key
 from .matches import state
@@ -125,6 +125,7 @@ def create_match():
     evening_id = fields.pop("evening", None)
     match = Match.create(**fields)
     evening = evenings.joining(evening_id, match)
+    limits.creation()
     return created(*matches.create(match, evening, idempotency_key, body, evenings.room(evening, match)))
 
 
