@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 from pathlib import Path
 
@@ -31,7 +32,9 @@ from .matches import state
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
-LONG_NUMBER = re.compile(store.LONG_NUMBER.pattern.encode())  # in a body: see `store.LONG_NUMBER`
+# In a body, what orjson would read otherwise than written: a whole number beyond 64 bits (`store.LONG_NUMBER`),
+# or a number with an exponent, which may lie beyond a float's range (1e-400 read as 0, 1e400 as infinity)
+LONG_NUMBER = re.compile(store.LONG_NUMBER.pattern.encode() + rb"|\d[eE]")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ def json_body(optional: bool = False) -> object:
         except orjson.JSONDecodeError:
             pass  # the standard library's reading says what is wrong (or reads what orjson does not: a BOM)
     try:
-        body = json.loads(data, parse_constant=reject_constant)
+        body = json.loads(data, parse_constant=reject_constant, parse_float=float_in_range)
         json.dumps(body, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError) as exc:
         raise BadJson(f"The body is not valid JSON: {str(exc)[:200]}") from None
@@ -179,3 +182,13 @@ def json_body(optional: bool = False) -> object:
 
 def reject_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
+
+
+def float_in_range(text: str) -> float:
+    """A JSON number with a fraction or an exponent, unless it lies beyond what a float holds (read as 0 or as
+    infinity, it would be taken for another number)."""
+    value = float(text)
+    if math.isinf(value) or (value == 0 and any(digit in "123456789" for digit in text.partition("e")[0]
+                                                 .partition("E")[0])):
+        raise ValueError(f"the number {text[:40]} is too {'large' if value else 'small'} to be read exactly")
+    return value
