@@ -863,18 +863,33 @@ STORAGE_FAULTS = {
 }
 
 
-def sqlite_fault(error: sqlite3.Error) -> StoreError | None:
-    """The store's error for a database that is busy or out of order; None for an error that is a bug."""
+def sqlite_fault(error: sqlite3.Error, path: str | None = None) -> StoreError | None:
+    """The store's error for a database that is busy or out of order; None for an error that is a bug. A disk
+    error on a disk with no room left (`path`, the database file's) is a full disk: SQLite says SQLITE_IOERR when
+    the write that found the disk full was not its own page's (its log's shared memory, a sync)."""
     if isinstance(error, sqlite3.IntegrityError):
         return None
     primary = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
     if primary in BUSY:
         return Busy("the database stayed locked by other writers")
+    if primary == sqlite3.SQLITE_IOERR and no_room_left(path):  # a write, a sync or the shared memory's growth
+        return Unavailable("disk_full", "the disk is full")
     if primary in STORAGE_FAULTS:
         return Unavailable(*STORAGE_FAULTS[primary])
     if str(error).startswith("no such table"):
         return Unavailable("corrupt", "the database file is not Kibic's")
     return None
+
+
+def no_room_left(path: str | None) -> bool:
+    """Whether the disk holding the database file `path` has less room left than a few pages."""
+    if path is None:
+        return False
+    try:
+        disk = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < 64 * 1024
 
 
 def sqlite_faults(method: Callable[P, R]) -> Callable[P, R]:
@@ -885,7 +900,7 @@ def sqlite_faults(method: Callable[P, R]) -> Callable[P, R]:
         try:
             return method(*args, **kwargs)
         except sqlite3.Error as exc:
-            fault = sqlite_fault(exc)
+            fault = sqlite_fault(exc, getattr(args[0], "path", None) if args else None)
             if fault is None:
                 raise
             log.error("storage failure: %s", exc)

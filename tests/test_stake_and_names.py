@@ -73,7 +73,7 @@ def test_a_plain_reason_is_kept(table):
 @pytest.mark.parametrize("number", ["1e-400", "-2.5E-999", "1e400", "5e+309"])
 def test_a_number_beyond_what_a_float_holds_is_refused_not_read_as_another(table, number):
     """1e-400 was read as 0 and made a match with no stake; 1e400 as infinity."""
-    body = '{"game": "ogorek", "players": ["S", "W"], "stake": %s}' % number
+    body = '{"game": "ogorek", "players": ["S", "W"], "stake": ' + number + '}'
     answer = table.client.post("/api/matches", data=body, content_type="application/json")
     assert answer.status_code == 400, answer.get_json()
     error = answer.get_json()["error"]
@@ -82,7 +82,7 @@ def test_a_number_beyond_what_a_float_holds_is_refused_not_read_as_another(table
 
 @pytest.mark.parametrize("number, shown", [("5e-1", "0.5"), ("2E0", "2"), ("0e5", "0")])
 def test_a_number_with_an_exponent_within_range_is_read_as_written(table, number, shown):
-    body = '{"game": "ogorek", "players": ["S", "W"], "stake": %s}' % number
+    body = '{"game": "ogorek", "players": ["S", "W"], "stake": ' + number + '}'
     answer = table.client.post("/api/matches", data=body, content_type="application/json")
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["stake"] == shown

@@ -233,3 +233,58 @@ def test_storage_errors_that_are_bugs_stay_500(client, match, monkeypatch):
     assert response.status_code == 500
     assert response.get_json()["error"]["code"] == "internal_error"
     assert "SELEC" not in response.get_data(as_text=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real file system of 2 MiB (tmpfs, mounted for the test: the suite runs as root on its own machine)."""
+    import subprocess
+
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(folder)], capture_output=True,
+                             text=True)
+    assert mounted.returncode == 0, f"a full disk is tested on a tmpfs of its own: {mounted.stderr}"
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_really_full_disk_is_told_as_a_full_disk_and_nothing_is_recorded(small_disk):
+    app = create_app({"TESTING": True, "DATABASE": str(small_disk / "referee.db")})
+    app.test_client_class = ContractClient
+    client = app.test_client()
+    table = Table(client)
+    match = table.new_match(players=["Ala", "Ola"], options={"limit": 1000})
+    table.post_event(match, {"type": "deal", "dealer": 0})
+    (small_disk / "ballast").write_bytes(b"\0" * (1024 * 1024))  # most of the disk taken by something else
+    answers = []
+    for attempt in range(3000):
+        response = write(client, match, PENALTY, f"fill-{attempt}")
+        answers.append(response.status_code)
+        if response.status_code != 201:
+            break
+    assert answers[-1] == 503, answers[-5:]
+    error = assert_unavailable(response, "disk_full")
+    assert error["details"]["reason"] == "disk_full"
+    recorded = answers.count(201)
+    assert client.get(f"/api/matches/{match['id']}").get_json()["seq"] == 1 + recorded  # nothing of the refused one
+    (small_disk / "ballast").unlink()
+    store.connections(app).close()
+    assert write(client, match, PENALTY, f"fill-{attempt}").status_code == 201
+
+
+def test_a_disk_error_with_no_room_left_is_a_full_disk(monkeypatch, tmp_path):
+    """SQLite says SQLITE_IOERR (not SQLITE_FULL) when the write that found the disk full was its log's shared
+    memory or a sync: with no room left on the database's disk, that is a full disk too."""
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = sqlite3.SQLITE_IOERR_WRITE
+    path = str(tmp_path / "referee.db")
+    assert store.sqlite_fault(error, path).reason == "io_error"
+
+    class NoRoom:
+        f_bavail, f_frsize = 3, 4096
+
+    monkeypatch.setattr(store.os, "statvfs", lambda folder: NoRoom())
+    assert store.sqlite_fault(error, path).reason == "disk_full"
