@@ -22,7 +22,7 @@ import orjson
 import segno
 from flask import Blueprint, Response, current_app, make_response, request, url_for
 
-from referee import Match, catalogue
+from referee import InvalidInput, Match, catalogue
 
 from . import bodies, evenings, keys, limits, matches, schemas, store
 from .errors import BadContentType, BadJson
@@ -72,11 +72,31 @@ def private(response: Response, keyed: bool) -> Response:
     return response
 
 
+EVENTS_PAGE = 1000  # events per answer at most: a long match's log is read a page at a time
+
+
 @bp.get("/api/matches/<match_id>/events")
 def get_events(match_id: str):
+    """The log, `limit` events (at most EVENTS_PAGE) after event `after`; `next` is the `after` of the next page,
+    null on the last one."""
+    after = whole_number_arg("after", 0, 0, store.LAST_SEQ)
+    limit = whole_number_arg("limit", EVENTS_PAGE, 1, EVENTS_PAGE)
     keyed = reader_has_key(match_id)
     with matches.current_match(match_id) as match:
-        return private(make_response({"events": match.events_view(hidden=not keyed)}), keyed)
+        events = match.events_view(hidden=not keyed, after=after, limit=limit)
+        more = bool(events) and events[-1]["seq"] < match.seq
+        return private(make_response({"events": events, "next": events[-1]["seq"] if more else None}), keyed)
+
+
+def whole_number_arg(name: str, default: int, least: int, most: int) -> int:
+    """A query argument that is a whole number from `least` to `most` (`default` when not given); else 422."""
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and least <= int(text) <= most):
+        raise InvalidInput("invalid_input", f"{name} is a whole number from {least} to {most}.",
+                           {name: text[:40]})
+    return int(text)
 
 
 @bp.get("/api/matches/<match_id>/settlement")

@@ -217,12 +217,13 @@ class Match:
     def expected(self) -> dict | None:
         return self.game.expected(self.state)
 
-    def events_view(self, hidden: bool = False) -> list[dict]:
-        """The whole log, each event with the seq of the undo that retracted it; `hidden`: without the hands
-        that are still the table's secret."""
+    def events_view(self, hidden: bool = False, after: int = 0, limit: int | None = None) -> list[dict]:
+        """The log (`limit` events after event `after`, or all), each event with the seq of the undo that retracted
+        it; `hidden`: without the hands that are still the table's secret."""
+        events = self.log[after:] if limit is None else self.log[after:after + limit]
         if hidden:
-            return [{**self.keyless(e), "undone_by": self.undone.get(e["seq"])} for e in self.log]
-        return [{**without_public(e), "undone_by": self.undone.get(e["seq"])} for e in self.log]
+            return [{**self.keyless(e), "undone_by": self.undone.get(e["seq"])} for e in events]
+        return [{**without_public(e), "undone_by": self.undone.get(e["seq"])} for e in events]
 
     def view(self) -> dict:
         state = self.state

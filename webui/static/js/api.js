@@ -66,7 +66,7 @@ export const api = {
   state: (id, etag) => request("GET", match(id), { etag, key: reading.key }),
   /** Whether `key` is the match's: 200 with it, 403 wrong_key otherwise; records nothing. */
   checkKey: (id, key) => request("GET", match(id), { key }),
-  events: (id) => request("GET", `${match(id)}/events`, { key: reading.key }),
+  events: (id, after = 0) => request("GET", `${match(id)}/events${after ? `?after=${after}` : ""}`, { key: reading.key }),
   settlement: (id) => request("GET", `${match(id)}/settlement`),
   qrUrl: (id) => `${match(id)}/qr.svg`,
   streamUrl: (id) => `${match(id)}/stream`,

@@ -46,9 +46,16 @@ export function describeEvent(event, names) {
   return event.illegal ? `${text} (${t("event.let_stand")})` : text;
 }
 
+/** The whole log, read a page at a time (the server sends at most 1,000 events an answer). */
 export async function loadEvents(matchId) {
-  const { data } = await api.events(matchId);
-  return data.events;
+  const events = [];
+  let after = 0;
+  for (;;) {
+    const { data } = await api.events(matchId, after);
+    events.push(...data.events);
+    if (data.next === null || data.next === undefined) return events;
+    after = data.next;
+  }
 }
 
 export function renderLog(root, ctx) {
