@@ -67,3 +67,40 @@ def test_matches_sent_at_once_never_overfill_an_evening(app, client):
     assert {a.get_json()["error"]["code"] for a in answers if a.status_code == 422} == {"evening_full"}
     shown = client.get(f"/api/evenings/{evening['id']}").get_json()
     assert len(shown["matches"]) == MAX_MATCHES
+
+
+@pytest.mark.server
+def test_a_real_server_keeps_the_room_under_a_burst_and_answers_the_evening(tmp_path, database):
+    """Two gunicorn workers (the processes `make serve` runs), twelve creations of eight new people each sent
+    at once, then the evening read twice at once while another phone asks for the games."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+    from http.client import HTTPConnection
+    from urllib.parse import urlsplit
+
+    from gunicorn_server import gunicorn
+
+    def call(base, method, path, body=None, key=None):
+        where = urlsplit(base)
+        connection = HTTPConnection(where.hostname, where.port, timeout=60)
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        answer = connection.getresponse()
+        status, data = answer.status, json.loads(answer.read())
+        connection.close()
+        return status, data
+
+    with gunicorn(env={"REFEREE_DB": database}, workers=2) as base:
+        status, evening = call(base, "POST", "/api/evenings", {"name": "Friday", "currency": "PLN"})
+        assert status == 201
+        bodies = [{"game": "ogorek", "players": [f"P{i}-{seat}" for seat in range(8)], "evening": evening["id"]}
+                  for i in range(12)]
+        with ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(lambda body: call(base, "POST", "/api/matches", body, evening["key"]), bodies))
+        assert sorted(status for status, _ in answers) == [201] + [422] * 11
+        with ThreadPoolExecutor(3) as pool:
+            reads = [pool.submit(call, base, "GET", f"/api/evenings/{evening['id']}") for _ in range(2)]
+            games = pool.submit(call, base, "GET", "/api/games")
+            assert games.result()[0] == 200
+            shown = [read.result() for read in reads]
+    assert all(status == 200 and len(data["people"]) == 8 for status, data in shown)
