@@ -39,7 +39,7 @@ SECRET_PREFIX = "server_secret:"  # the later ones: server_secret:<id>, valued "
 RETRY_WINDOW = timedelta(hours=24)  # a creation's retry gets its key within this (api.matches)
 RETIRE_AFTER = RETRY_WINDOW + timedelta(hours=1)  # a secret superseded this long ago serves no retry any more
 FORGOTTEN = "Forgotten"
-KIBIC_TABLES = {"matches", "events", "settings"}
+TABLES_OF_KIBIC = {"matches", "events", "settings"}
 
 
 class AdminError(Exception):
@@ -333,7 +333,7 @@ def check(database: str) -> Report:
             return report
     try:
         with connected(database) as conn:
-            if not KIBIC_TABLES <= conn.tables():
+            if not TABLES_OF_KIBIC <= conn.tables():
                 report.problems.append("The database holds no Kibic tables: it is not Kibic's, or was never migrated "
                                        "(`kibic migrate`).")
                 return report
@@ -430,7 +430,7 @@ def kibic_database(path: Path) -> None:
             if found != "ok":
                 raise AdminError(f"{path} is damaged ({found}): it cannot be restored.")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not KIBIC_TABLES <= tables:
+            if not TABLES_OF_KIBIC <= tables:
                 raise AdminError(f"{path} is not a Kibic database: it is a SQLite file without Kibic's tables.")
             applied = [row[0] for row in conn.execute(
                 "SELECT name FROM _sqlite_migrations WHERE migration_set = 'kibic'")]
