@@ -1,10 +1,14 @@
-# Kibic: `make serve` runs the service, `make test` runs the whole suite; both install what is missing.
+# Kibic: `make serve` runs the service (`kibic serve`, with the runtime dependencies only), `make test` runs the
+# whole suite (adding the test tools); both install what is missing, at the versions pinned in constraints.txt.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-runtime
+CONSTRAINTS := -c constraints.txt
+DATA ?=
 BENCH_STAMP := $(VENV)/.bench-installed
 # The tests share the cores in TEST_WORKERS processes; those that start a real gunicorn (marked `server`: load,
 # slow clients, streams, durability) or time a loop (`timed`) run after them, alone, so that their timings are
@@ -13,16 +17,20 @@ TEST_WORKERS ?= 2
 
 .PHONY: serve test bench lint install
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet $(CONSTRAINTS) -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet $(CONSTRAINTS) -e '.[test]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-serve: $(STAMP)
-	$(VENV)/bin/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - 'api:create_app()'
+serve: $(RUN_STAMP)
+	$(VENV)/bin/kibic serve --host $(HOST) --port $(PORT) $(if $(DATA),--data $(DATA))
 
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench
@@ -33,7 +41,7 @@ test: $(STAMP)
 	for rc in $$shared $$alone; do if [ $$rc != 0 ] && [ $$rc != 5 ]; then exit $$rc; fi; done
 
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet $(CONSTRAINTS) -e '.[test,bench]'
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)

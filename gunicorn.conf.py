@@ -1,22 +1,9 @@
-"""gunicorn's settings for Kibic: `make serve`, the tests' server and the benchmarks all start it with these.
+"""gunicorn's settings for Kibic live in the package, `api/gunicorn_conf.py` (`kibic serve` runs with them): this
+file lets `gunicorn --config gunicorn.conf.py 'api:create_app()'` in a clone (the tests' server, the benchmarks)
+run with the same. Read as a file, not imported: gunicorn's master never imports the app."""
 
-gevent workers: each connection is a greenlet, not a worker or a thread, so a phone that sends its request
-slowly, or a follower holding its stream open for the whole evening, costs a little memory and nothing
-else; the README's "Serving" says why this model and not sync or threaded workers.
-"""
+import runpy
+from pathlib import Path
 
-worker_class = "gevent"
-workers = 2
-worker_connections = 5000  # per worker: open streams and slow clients, each a greenlet
-timeout = 30  # a worker whose loop is stuck this long (not a slow client: those wait in their greenlets) is restarted
-keepalive = 5  # seconds an idle kept-alive connection waits for its next request
-graceful_timeout = 5  # streams never end by themselves: a restart cuts them after this (the page reconnects)
-
-
-def post_worker_init(worker):
-    """What the worker loaded to serve (modules, the app) is never garbage: Python's full collections, which
-    stop the loop while they look at every object they track, leave it out from now on, and what outlives a full
-    collection too (the matches held), but for one full collection every ten minutes (`api/collector.py`)."""
-    from api import collector  # here, in the worker, which has loaded the app (and gevent patched what it patches)
-
-    collector.install()
+globals().update({name: value for name, value in runpy.run_path(
+    str(Path(__file__).resolve().with_name("api") / "gunicorn_conf.py")).items() if not name.startswith("__")})

@@ -3,13 +3,28 @@ the page."""
 
 from __future__ import annotations
 
-import os
+import logging
 
 from flask import Flask
 
 import webui
 
-from . import bodies, encoding, errors, evenings, limits, matches, security, store, stream, views
+from . import (
+    bodies,
+    encoding,
+    errors,
+    evenings,
+    health,
+    limits,
+    logs,
+    matches,
+    security,
+    settings,
+    store,
+    stream,
+    views,
+)
+from .version import VERSION
 
 __all__ = ["create_app"]
 
@@ -36,25 +51,25 @@ class Kibic(Flask):
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """The Flask application; `test_config` overrides the defaults (and `REFEREE_DB`)."""
+    """The Flask application; `test_config` overrides the settings (`api.settings`: `KIBIC_DB` and the others, read
+    from the environment and checked: a bad one raises `settings.BadSetting`, naming it)."""
+    found = settings.load()
     app = Kibic(__name__, static_folder=None)
     app.json = encoding.JSONProvider(app)
     app.url_map.merge_slashes = False  # "//" would be an HTML redirect; here it is a JSON 404
     app.config.from_mapping(
-        DATABASE=os.environ.get("REFEREE_DB") or os.path.join(".", "data", "referee.db"),
+        DATABASE=found.database,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MATCHES_CACHED=MATCHES_CACHED,
         # The address phones reach the service at (`https://kibic.example.org`): follow links and their QR
         # codes are built from it, never from the request's Host header, which anyone can set.
-        PUBLIC_URL=os.environ.get("KIBIC_PUBLIC_URL") or None,
-        # The host names the service answers to (Flask refuses others with 400); none: any.
-        TRUSTED_HOSTS=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_HOSTS", "").split(",") if host.strip()]
-        or None,
+        PUBLIC_URL=found.public_url,
+        # The host names the service answers to (Flask refuses others with 400, whatever their case); none: any.
+        TRUSTED_HOSTS=found.trusted_hosts,
         # New matches and evenings per client address (`api.limits`): windows such as "20 per minute", or none.
-        CREATION_LIMIT=os.environ.get("KIBIC_CREATION_LIMIT", limits.CREATIONS),
-        # The reverse proxies whose X-Forwarded-For names the client (comma-separated addresses); none: no proxy.
-        TRUSTED_PROXIES=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_PROXIES", "").split(",")
-                         if host.strip()],
+        CREATION_LIMIT=found.creation_limit,
+        # The reverse proxies whose X-Forwarded-For names the client; none: no proxy.
+        TRUSTED_PROXIES=found.trusted_proxies,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -69,4 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(evenings.bp)
     stream.register(app)
     app.register_blueprint(webui.bp)
+    app.register_blueprint(health.bp)
+    app.wsgi_app = logs.RequestIds(security.LowerCaseHost(app.wsgi_app))
+    logging.getLogger(__name__).info("Kibic %s serving %s", VERSION, store.described(app.config["DATABASE"]))
     return app

@@ -98,7 +98,7 @@ def create_once(idempotency_key: str, body: object, name: str, currency: str) ->
         else:
             return evening_id, key
     first_id = matches.retried(earlier, digest, "an evening", "the phone that started it")
-    return first_id, keys.derived_key(idempotency_key, first_id, kind="evening")
+    return first_id, keys.derived_key(idempotency_key, first_id, kind="evening", key_hash=earlier["key_hash"])
 
 
 @bp.get("/api/evenings/<evening_id>")

@@ -46,14 +46,51 @@ def new_key() -> str:
     return secrets.token_urlsafe(32)
 
 
-def derived_key(idempotency_key: str, match_id: str, kind: str = "match") -> str:
+def derived_key(idempotency_key: str, match_id: str, kind: str = "match", key_hash: str | None = None) -> str:
     """The match key of a match created with an Idempotency-Key (the evening key of an evening, `kind`
     "evening"): HMAC-SHA256 keyed by the server's secret over the kind, the creation key and the id. A retry
     of the creation can give the same key again while only hashes are stored, and nobody without the
-    server's secret can work it out from the creation key."""
+    server's secret can work it out from the creation key.
+
+    The secret rotates (`kibic secret rotate`): a new creation's key comes from the newest secret; a retry's
+    (`key_hash`: the hash stored with the match) from the kept secret that made it, whichever process answers
+    and whenever the secret was rotated since (the secrets are read from the store, never held by a process)."""
     message = f"kibic {kind} key".encode() + b"\0" + idempotency_key.encode() + b"\0" + match_id.encode()
-    digest = hmac.new(store.current().server_secret(), message, hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    kept = server_secrets()
+    if not kept:
+        raise store.Unavailable("corrupt", "the database holds no server secret")
+    for secret in kept if key_hash is not None else kept[:1]:
+        key = base64.urlsafe_b64encode(hmac.new(secret, message, hashlib.sha256).digest()).rstrip(b"=").decode()
+        if key_hash is None or key_matches(key, key_hash):
+            return key
+    return derived_key(idempotency_key, match_id, kind)  # its secret dropped: the retry window is long over
+
+
+def server_secrets() -> list[bytes]:
+    """The server's secrets kept in the store, newest first (`api.admin`'s rotation keeps them in `settings`)."""
+    from .admin import parse_secrets
+
+    held = store.current()
+    rows = sqlite_secrets() if isinstance(held, store.SQLiteStore) else postgres_secrets(held)
+    return [secret.value for secret in parse_secrets([tuple(row) for row in rows])]
+
+
+@store.sqlite_faults
+def sqlite_secrets() -> list:
+    return store.get_db().execute(
+        "SELECT name, value FROM settings WHERE name = 'server_secret' OR name LIKE 'server_secret:%'").fetchall()
+
+
+def postgres_secrets(held) -> list:
+    from .postgres import postgres_faults
+
+    @postgres_faults
+    def read(held):
+        with held.connection() as conn:
+            return conn.execute("SELECT name, value FROM settings WHERE name = 'server_secret' "
+                                "OR name LIKE 'server_secret:%'").fetchall()
+
+    return read(held)
 
 
 def hash_key(key: str) -> str:

@@ -89,7 +89,8 @@ def counted_as(address: str) -> str:
 
 
 def read_limit(text: str | None) -> list[RateLimitItem]:
-    """`KIBIC_CREATION_LIMIT`: windows such as "20 per minute; 200 per day", or "none"."""
+    """`KIBIC_CREATION_LIMIT` (`api.settings` checks it at start): windows such as "20 per minute; 200 per day",
+    or "none" (None)."""
     if text is None or text.strip().lower() in ("none", "off", ""):
         return []
     try:

@@ -57,17 +57,28 @@ class MatchCache:
         # held only for a few dictionary steps, which never wait: an operating system's lock, even on gevent's
         # loop (whose cooperative locks cost more), where no greenlet can switch while holding it
         self.lock = store.real_lock()
+        self.era = 0  # one more at each restore of the data (`forget`)
 
     def __len__(self) -> int:
         return len(self.matches)
+
+    def forget(self) -> None:
+        """Lets go of everything held: the data was restored from a backup (`kibic restore`)."""
+        with self.lock:
+            self.era += 1
+            for held in (self.matches, self.evenings, self.key_hashes, self.states):
+                held.clear()
 
     def take(self, match_id: str) -> Match | None:
         with self.lock:
             return self.matches.pop(match_id, None)
 
-    def put(self, match_id: str, match: Match) -> None:
-        """Keeps `match`, unless the cache holds the same match further on (another request's)."""
+    def put(self, match_id: str, match: Match, era: int | None = None) -> None:
+        """Keeps `match`, unless the cache holds the same match further on (another request's), or the data was
+        restored since it was taken (`era`)."""
         with self.lock:
+            if era is not None and era != self.era:
+                return
             held = self.matches.get(match_id)
             if held is None or held.seq <= match.seq:
                 self.matches[match_id] = match
@@ -142,15 +153,16 @@ def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
     a block that records an event must store it before it ends, or raise.
     """
     held = cache()
+    era = held.era
     match = up_to_date(match_id, held.take(match_id), latest)
     seq = match.seq
     try:
         yield match
     except BaseException:
         if match.seq == seq:
-            held.put(match_id, match)
+            held.put(match_id, match, era)
         raise
-    held.put(match_id, match)
+    held.put(match_id, match, era)
 
 
 def up_to_date(match_id: str, match: Match | None, latest: int | None) -> Match:
@@ -223,7 +235,8 @@ def create_once(idempotency_key: str, body: object, match: Match, evening: dict 
         else:
             return match_id, match, key
     first_id = retried(earlier, digest, "a match", "the phone that scores it")
-    return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id)
+    return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id,
+                                                                              key_hash=earlier["key_hash"])
 
 
 def retried(earlier: dict, digest: str, what: str, holder: str) -> str:
@@ -309,3 +322,4 @@ def state(match_id: str, match: Match, keyed: bool) -> dict:
 
 def install(app) -> None:
     app.extensions[CACHE] = MatchCache(app.config["MATCHES_CACHED"])
+    store.on_restore(app, app.extensions[CACHE].forget)

@@ -45,3 +45,17 @@ class SecurityHeaders:
 
 def register(app: Flask) -> None:
     app.wsgi_app = SecurityHeaders(app.wsgi_app)
+
+
+class LowerCaseHost:
+    """WSGI middleware: the Host header in lower case, as host names are compared (`KIBIC_TRUSTED_HOSTS=club.lan`
+    lets `Host: CLUB.LAN` in)."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        host = environ.get("HTTP_HOST")
+        if host is not None and not host.islower():
+            environ["HTTP_HOST"] = host.lower()
+        return self.wsgi_app(environ, start_response)

@@ -362,12 +362,18 @@ def migrate(path: str) -> None:
     Several server processes may start at once: the migrations run under a write lock, so one of them
     applies them and the others find nothing pending.
     """
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(path).parent
+    if not folder.exists():
+        folder.mkdir(parents=True, mode=0o700, exist_ok=True)  # the service's user alone: names and the secret
+    made = not Path(path).exists()
+    if made:  # created for the service's user alone (SQLite makes its -wal and -shm with the file's mode)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
     db = connect(path, mode="rwc")
     try:
         enable_wal(db)
         db.execute("BEGIN IMMEDIATE")
         try:
+            pending = [migration.name for migration in migrations.pending(db)]
             migrations.apply(db)
         except BaseException:
             db.rollback()
@@ -375,6 +381,8 @@ def migrate(path: str) -> None:
         db.execute("COMMIT")
     finally:
         db.close()
+    if pending:
+        log.info("migrated the database %s: %s", path, ", ".join(pending))
 
 
 def enable_wal(db: Database) -> None:
@@ -829,7 +837,52 @@ def open_db() -> Database:
         except OSError as exc:
             raise storage_unavailable("missing", "the database folder cannot be made") from exc
         app.extensions.pop(NOT_MIGRATED, None)
-    return connections(app).take()
+    db = connections(app).take()
+    try:
+        notice_restore(app, db)
+    except BaseException:
+        connections(app).give_back(db)
+        raise
+    return db
+
+
+# --- a restore (`kibic restore`) -----------------------------------------------------------------
+
+GENERATION = "kibic.generation"
+RESTORED = "kibic.restored"  # what forgets what the process holds of the data before a restore (its caches)
+
+
+def on_restore(app: Flask, forget: Callable[[], None]) -> None:
+    """Calls `forget` in each process whose data was restored (`kibic restore`), before its next request's reads."""
+    app.extensions.setdefault(RESTORED, []).append(forget)
+
+
+def notice_restore(app: Flask, db: Database) -> None:
+    """A restore writes the backup into the live file (SQLite's backup API) with a new `generation` in `settings`;
+    each request's first look at the store compares it with the one this process knows (one indexed read), and
+    when it changed the process forgets what it held of the data before (its folded matches, their keys' hashes)."""
+    row = db.execute("SELECT value FROM settings WHERE name = 'generation'").fetchone()
+    found = row[0] if row else ""
+    known = app.extensions.get(GENERATION)
+    if known == found:
+        return
+    app.extensions[GENERATION] = found
+    if known is not None:
+        log.info("the database %s was restored: the matches held are read again", app.config["DATABASE"])
+        for forget in app.extensions.get(RESTORED, []):
+            forget()
+
+
+def described(database: str) -> str:
+    """The database for a log line: a SQLite path, or a PostgreSQL address without its password."""
+    if not is_postgresql(database):
+        return str(Path(database).absolute())
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(database)
+    host = parts.hostname or ""
+    netloc = (f"{parts.username}@" if parts.username else "") + host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def get_db() -> Database:

@@ -47,6 +47,7 @@ class Gunicorn:
         self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **self.env}, stderr=subprocess.PIPE,
                                         text=True, start_new_session=True)
         lines: queue.Queue[str] = queue.Queue()
+        self.lines = lines  # what the server logs after its start, for the tests that read its log
         threading.Thread(target=pass_lines, args=(self.process.stderr, lines), daemon=True).start()
         self.base = f"http://127.0.0.1:{wait_until_serving(lines, self.workers)}"
         return self.base

@@ -1,0 +1,165 @@
+"""`kibic backup` and `kibic restore` against a real gunicorn serving the file: a backup taken while it serves, more
+plays, the backup put back while it still serves; then every worker serves the backup's state and log (none of them
+the matches it held folded), and the file is whole. A file that is not a Kibic database is refused, nothing changed."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gunicorn_server import call, serve
+
+from referee import GAMES
+
+KIBIC = str(Path(sys.executable).with_name("kibic"))
+READS = 16  # each on a connection of its own: both workers answer some of them
+
+
+def kibic(*args: str, database: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "KIBIC_DB": str(database)}
+    return subprocess.run([KIBIC, *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def example():
+    """A game's example match and its events, from the registry (the first game that has more than a few)."""
+    name, game = next((name, game) for name, game in GAMES.items() if len(game.example["events"]) >= 3)
+    return {"game": name, **game.example["match"]}, game.example["events"]
+
+
+def served(base: str, match_id: str) -> list[tuple[dict, dict]]:
+    """The match's state and log as READS separate connections get them."""
+    answers = []
+    for _ in range(READS):
+        status, state = call(base, "GET", f"/api/matches/{match_id}")
+        assert status == 200, state
+        status, events = call(base, "GET", f"/api/matches/{match_id}/events")
+        assert status == 200, events
+        answers.append((state, events))
+    return answers
+
+
+@pytest.mark.server
+def test_a_backup_put_back_while_serving_is_what_every_worker_serves(tmp_path):
+    database = tmp_path / "data" / "referee.db"
+    backup = tmp_path / "backups" / "monday.db"
+    backup.parent.mkdir()
+    body, events = example()
+    split = len(events) // 2
+    with serve(database, workers=2) as base:
+        status, match = call(base, "POST", "/api/matches", body)
+        assert status == 201, match
+        for event in events[:split]:
+            status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", event, key=match["key"])
+            assert status == 201, answer
+        at_backup = served(base, match["id"])
+        made = kibic("backup", str(backup), database=database)
+        assert made.returncode == 0, made.stderr
+        assert "1 matches" in made.stdout and f"{split} events" in made.stdout
+        assert oct(backup.stat().st_mode & 0o777) == "0o600"
+
+        for event in events[split:]:
+            status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", event, key=match["key"])
+            assert status == 201, answer
+        status, later = call(base, "POST", "/api/matches", body)
+        assert status == 201
+        after = served(base, match["id"])  # both workers hold the match folded further on
+        assert {state["seq"] for state, _ in after} == {len(events)}
+
+        put_back = kibic("restore", str(backup), database=database)
+        assert put_back.returncode == 0, put_back.stderr
+
+        assert served(base, match["id"]) == at_backup
+        assert {state["seq"] for state, _ in at_backup} == {split}
+        status, gone = call(base, "GET", f"/api/matches/{later['id']}")
+        assert status == 404, gone
+        # the restored match goes on from the backup's event, on either worker
+        status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", events[split], key=match["key"])
+        assert status == 201, answer
+        assert answer["event"]["seq"] == split + 1
+
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    checked = kibic("check", database=database)
+    assert checked.returncode == 0, checked.stdout
+
+
+@pytest.mark.server
+def test_after_a_restore_no_worker_serves_a_folded_match_of_the_history_put_aside(tmp_path):
+    """The log after a restore may reach the seq a worker holds with other events than those it folded: the
+    backup at event 1, event 2 a play (both workers fold it), the backup put back, then event 2 an undo. A worker
+    that kept its match at seq 2 would show the play: each forgets what it held once the file was restored."""
+    database, backup = tmp_path / "data" / "referee.db", tmp_path / "b.db"
+    body, events = example()
+    with serve(database, workers=2) as base:
+        status, match = call(base, "POST", "/api/matches", body)
+        call(base, "POST", f"/api/matches/{match['id']}/events", events[0], key=match["key"])
+        assert kibic("backup", str(backup), database=database).returncode == 0
+        status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", events[1], key=match["key"])
+        assert status == 201, answer
+        assert {state["seq"] for state, _ in served(base, match["id"])} == {2}
+
+        assert kibic("restore", str(backup), database=database).returncode == 0
+        status, undone = call(base, "POST", f"/api/matches/{match['id']}/undo", {}, key=match["key"])
+        assert status == 201, undone
+
+        answers = served(base, match["id"])
+        assert {state["seq"] for state, _ in answers} == {2}
+        assert all(log["events"][-1]["type"] == "undo" for _, log in answers)
+        assert len({repr(state) for state, _ in answers}) == 1, "every worker serves the same state"
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite_of_another_program", "cut_short", "newer_kibic"])
+def test_a_file_that_is_not_a_kibic_database_is_refused_and_nothing_changes(tmp_path, kind):
+    database = tmp_path / "data" / "referee.db"
+    assert kibic("migrate", database=database).returncode == 0
+    with sqlite3.connect(database) as db:
+        db.execute("INSERT INTO matches (id, game, players, options, stake, created, key_hash) "
+                   "VALUES ('m1', 'ogorek', '[]', '{}', '0', 'now', 'h')")
+    wrong = tmp_path / "wrong.db"
+    if kind == "text":
+        wrong.write_text("players: Ann, Bob\n")
+    elif kind == "sqlite_of_another_program":
+        with sqlite3.connect(wrong) as db:
+            db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+    else:
+        assert kibic("backup", str(wrong), database=database).returncode == 0
+        if kind == "cut_short":
+            wrong.write_bytes(wrong.read_bytes()[:8192])
+        else:
+            with sqlite3.connect(wrong) as db:
+                db.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                           "VALUES ('kibic', 'a_step_of_a_later_version', 'later')")
+    before = dump(database)
+
+    refused = kibic("restore", str(wrong), database=database)
+
+    assert refused.returncode == 1
+    assert "kibic:" in refused.stderr and str(wrong) in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert dump(database) == before
+    assert not [name for name in os.listdir(database.parent) if "restore" in name]
+
+
+def test_a_backup_restores_onto_a_fresh_machine(tmp_path):
+    first = tmp_path / "old" / "referee.db"
+    assert kibic("migrate", database=first).returncode == 0
+    with sqlite3.connect(first) as db:
+        db.execute("INSERT INTO matches (id, game, players, options, stake, created, key_hash) "
+                   "VALUES ('m1', 'ogorek', '[]', '{}', '0', 'now', 'h')")
+    assert kibic("backup", str(tmp_path / "b.db"), database=first).returncode == 0
+    fresh = tmp_path / "new" / "referee.db"
+    made = kibic("restore", str(tmp_path / "b.db"), database=fresh)
+    assert made.returncode == 0, made.stderr
+    assert dump(fresh).count("m1") == 1
+    assert oct(fresh.stat().st_mode & 0o777) == "0o600"
+    assert oct(fresh.parent.stat().st_mode & 0o777) == "0o700"
+
+
+def dump(database: Path) -> str:
+    with sqlite3.connect(database) as db:
+        return "\n".join(line for line in db.iterdump() if "_sqlite_migrations" not in line or "INSERT" in line)
