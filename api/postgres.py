@@ -81,6 +81,8 @@ SETTLE_SECONDS = 2.0  # a write whose connection was lost in its COMMIT asks thi
 SETTLE_LOOK_SECONDS = 0.1
 UNCONFIRMED = "unconfirmed"  # the `request_hash` of an event written without a key until its commit is known
 UNCONFIRMED_MINUTES = 10  # an event left unconfirmed refuses writes without key nor expect_seq this long
+CONFIRM_WAIT_SECONDS = 1.0  # a mark found is waited for this long (another writer's, between commit and confirmation)
+CONFIRM_LOOK_SECONDS = 0.02
 CHANNEL = "kibic_events"
 CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
@@ -557,11 +559,18 @@ class PostgresStore(Store):
 
     @postgres_faults
     def unconfirmed(self, match_id: str) -> int | None:
+        """A mark is waited for CONFIRM_WAIT_SECONDS: one just committed by another writer is cleared by it in a
+        moment (its confirmation follows its commit); one still there after that has lost its writer."""
         since = (datetime.now(UTC) - timedelta(minutes=UNCONFIRMED_MINUTES)).isoformat(timespec="milliseconds")
+        deadline = time.monotonic() + CONFIRM_WAIT_SECONDS
         with self.connection() as conn:
-            row = conn.execute("SELECT max(seq) FROM events WHERE match_id = %s AND idempotency_key IS NULL "
-                               "AND request_hash = %s AND created > %s", [match_id, UNCONFIRMED, since]).fetchone()
-        return row[0]
+            while True:
+                (seq,) = conn.execute("SELECT max(seq) FROM events WHERE match_id = %s AND idempotency_key IS NULL "
+                                      "AND request_hash = %s AND created > %s",
+                                      [match_id, UNCONFIRMED, since]).fetchone()
+                if seq is None or time.monotonic() >= deadline:
+                    return seq
+                time.sleep(CONFIRM_LOOK_SECONDS)
 
     @postgres_faults
     def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:

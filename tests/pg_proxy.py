@@ -27,7 +27,7 @@ class Proxy:
         self.port = self.listener.getsockname()[1]
         self.refusing = threading.Event()  # new connections closed at once
         self.lock = threading.Lock()
-        self.armed: tuple[str, bool] | None = None  # ("after" | "before", then refuse) for the next COMMIT
+        self.armed: tuple[str, bool, bytes] | None = None  # (how, then refuse, what the transaction sent) for a COMMIT
         self.cuts = 0
         self.sockets: list[socket.socket] = []
         self.closed = False
@@ -39,15 +39,16 @@ class Proxy:
         netloc = f"{parts.username}@127.0.0.1:{self.port}" if parts.username else f"127.0.0.1:{self.port}"
         return urlunsplit(parts._replace(netloc=netloc))
 
-    def cut_after(self, then_refuse: bool = False) -> None:
-        """The next COMMIT is passed on, the server's answer dropped and the connection closed both ways."""
+    def cut_after(self, then_refuse: bool = False, of: bytes = b"") -> None:
+        """The next COMMIT (of a transaction that sent the bytes `of`, such as a match id among its values) is passed
+        on, the server's answer dropped and the connection closed both ways."""
         with self.lock:
-            self.armed = ("after", then_refuse)
+            self.armed = ("after", then_refuse, of)
 
-    def cut_before(self, then_refuse: bool = False) -> None:
-        """The next COMMIT is not passed on: the connection is closed both ways instead."""
+    def cut_before(self, then_refuse: bool = False, of: bytes = b"") -> None:
+        """The next COMMIT (of a transaction that sent `of`) is not passed on: the connection is closed instead."""
         with self.lock:
-            self.armed = ("before", then_refuse)
+            self.armed = ("before", then_refuse, of)
 
     def accept(self) -> None:
         while not self.closed:
@@ -71,17 +72,21 @@ class Proxy:
 
     def pump_out(self, client: socket.socket, server: socket.socket, muted: threading.Event) -> None:
         """Client to server, watching for COMMIT."""
+        sent = b""  # what the client sent since its last COMMIT
         with contextlib.suppress(OSError):
             while data := client.recv(65536):
                 at = data.find(COMMIT)
+                sent = sent[-65536:] + (data if at < 0 else data[:at])
                 with self.lock:
-                    armed = self.armed if at >= 0 else None
+                    armed = self.armed if at >= 0 and self.armed and self.armed[2] in sent else None
                     if armed:
                         self.armed, self.cuts = None, self.cuts + 1
+                if at >= 0:
+                    sent = b""
                 if armed is None:
                     server.sendall(data)
                     continue
-                mode, then_refuse = armed
+                mode, then_refuse, _ = armed
                 muted.set()
                 if then_refuse:  # the server gone: every other connection ends too, and no new one is let in
                     self.refusing.set()

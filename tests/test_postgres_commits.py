@@ -17,12 +17,16 @@ half a minute. Now one found dead has the others checked at once, and no request
 
 from __future__ import annotations
 
+import http.client
+import json
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
 from conftest import ContractClient, Table, stored
+from gunicorn_server import serve
 from pg_proxy import Proxy
 
 import api.postgres
@@ -105,12 +109,14 @@ def test_a_commit_whose_answer_is_lost_is_answered_as_recorded(app, client, tabl
 
 
 def test_a_commit_that_never_arrived_is_answered_nothing_was_recorded(app, client, table, match, proxy, database):
-    """The connection cut just before COMMIT reached the server: 503 "Nothing was recorded", and it is true; the
-    resend without a key records it once."""
+    """The connection cut just before COMMIT reached the server, the server still there: it says the transaction
+    was rolled back, so 503 "Nothing was recorded" is true (with `Retry-After: 2`, not 30: a server out of reach
+    is found again within a second of its return); the resend without a key records it once."""
     before = logged(database, match)
     proxy.cut_before()
-    error = assert_error(write(client, match), 503, "storage_unavailable")
+    error = assert_error(response := write(client, match), 503, "storage_unavailable")
     assert proxy.cuts == 1 and "Nothing was recorded" in error["message"]
+    assert response.headers["Retry-After"] == "2"  # the server is found again within a second of its return
     assert logged(database, match) == before
     assert write(client, match).status_code == 201
     assert logged(database, match) == [*before, (2, None)]
@@ -296,3 +302,84 @@ def test_the_pool_size_is_set_by_kibic_pg_pool_size(database, monkeypatch):
             create_app({"TESTING": True, "DATABASE": database})
     monkeypatch.delenv("KIBIC_PG_POOL_SIZE")
     assert store.current(create_app({"TESTING": True, "DATABASE": database})).pool.max_size == 10
+
+
+# --- on gunicorn ------------------------------------------------------------------------------------
+
+def request(base: str, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, dict, float]:
+    """One JSON request to gunicorn on a connection of its own: (status, answer, seconds taken)."""
+    url = urlsplit(base)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+    sent = {"Content-Type": "application/json", **(headers or {})} if body is not None else dict(headers or {})
+    start = time.monotonic()
+    try:
+        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=sent)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read()), time.monotonic() - start
+    finally:
+        connection.close()
+
+
+@pytest.mark.server
+def test_on_gunicorn_an_answer_lost_in_commit_is_never_nothing_was_recorded(postgres_cluster):
+    """gunicorn (two gevent workers) reaching PostgreSQL through the proxy: a commit whose answer is lost is
+    answered 201 with the server there, 503 outcome_unknown with it gone; then a resend without key is refused
+    by either worker, the retry with the key gets the first answer, and the log holds each event once."""
+    database = postgres_cluster.new_database()
+    parts = urlsplit(database)
+    proxy = Proxy((parts.hostname, parts.port))
+    try:
+        with serve(proxy.dsn(database)) as base:
+            status, match, _ = request(base, "POST", "/api/matches", {"game": "ogorek", "players": SEATS})
+            assert status == 201, match
+            scorer = {"Authorization": f"Bearer {match['key']}"}
+            events = f"/api/matches/{match['id']}/events"
+            of = match["id"].encode()  # the cuts hit this match's writes, not another worker's start
+            assert request(base, "POST", events, {"type": "deal", "dealer": 0}, scorer)[0] == 201
+
+            proxy.cut_after(of=of)
+            status, answer, _ = request(base, "POST", events, PENALTY, scorer)
+            assert (proxy.cuts, status, answer.get("event", {}).get("seq")) == (1, 201, 2), answer
+
+            proxy.cut_after(then_refuse=True, of=of)
+            status, answer, _ = request(base, "POST", events, PENALTY, scorer)
+            assert (status, answer["error"]["code"], answer["error"]["details"]) == (503, "outcome_unknown",
+                                                                                     {"seq": 3}), answer
+            proxy.refusing.clear()
+            for _ in range(4):  # to both workers
+                status, answer, _ = request(base, "POST", events, PENALTY, scorer)
+                assert (status, answer["error"]["code"]) == (409, "possibly_recorded"), answer
+
+            proxy.cut_after(then_refuse=True, of=of)
+            keyed = {**scorer, "Idempotency-Key": "lost-answer"}
+            status, answer, _ = request(base, "POST", events, {**PENALTY, "expect_seq": 3}, keyed)
+            assert (status, answer["error"]["code"]) == (503, "outcome_unknown"), answer
+            proxy.refusing.clear()
+            retries = [request(base, "POST", events, {**PENALTY, "expect_seq": 3}, keyed) for _ in range(3)]
+            assert [(status, answer["event"]["seq"]) for status, answer, _ in retries] == [(201, 4)] * 3, retries
+            assert logged(database, match) == [(1, None), (2, None), (3, None), (4, "lost-answer")]
+    finally:
+        proxy.close()
+
+
+@pytest.mark.server
+def test_on_gunicorn_a_fast_restart_of_postgresql_costs_no_request_the_pool_timeout(postgres_cluster):
+    """gunicorn's two workers with several pooled connections each, PostgreSQL restarted with `-m fast`: every
+    request after it is answered 200 without waiting the pool's 5 s (before: 503 after 5 s, for half a minute)."""
+    database = postgres_cluster.new_database()
+    with serve(database) as base:
+        status, match, _ = request(base, "POST", "/api/matches", {"game": "ogorek", "players": SEATS})
+        assert status == 201, match
+        path = f"/api/matches/{match['id']}"
+        with ThreadPoolExecutor(24) as burst:  # the pools grow under a burst of reads
+            assert set(burst.map(lambda _: request(base, "GET", path)[0], range(240))) == {200}
+        (connections,) = stored(Direct(database), "SELECT count(*) - 1 FROM pg_stat_activity "
+                                "WHERE datname = current_database()")[0]
+        assert connections >= 4, "the burst left too few pooled connections to show anything"
+
+        postgres_cluster.stop("fast")
+        postgres_cluster.restart()
+        answers = [request(base, "GET", path) for _ in range(3 * connections)]
+        assert [status for status, _, _ in answers] == [200] * len(answers), answers
+        waits = [seconds for _, _, seconds in answers]
+        assert max(waits) < 2.5, f"requests waited for dead connections (the pool's timeout is 5 s): {waits}"
