@@ -39,6 +39,7 @@ import secrets
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -83,6 +84,7 @@ UNCONFIRMED = "unconfirmed"  # the `request_hash` of an event written without a 
 UNCONFIRMED_MINUTES = 10  # an event left unconfirmed refuses writes without key nor expect_seq this long
 CONFIRM_WAIT_SECONDS = 1.0  # a mark found is waited for this long (another writer's, between commit and confirmation)
 CONFIRM_LOOK_SECONDS = 0.02
+LEFT_KEPT = 1000  # marks of this process's events whose clearing was lost, kept to clear again
 CHANNEL = "kibic_events"
 CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
@@ -240,6 +242,7 @@ class PostgresStore(Store):
                                    max_idle=POOL_IDLE_SECONDS, reconnect_timeout=RECONNECT_SECONDS,
                                    kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True}, name="kibic")
         self.listeners: list[Callable[[str, int], None]] = []
+        self.left: deque[tuple[str, int]] = deque(maxlen=LEFT_KEPT)  # marks of events known committed, to clear
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
         PostgresStore.opened.add(self)
@@ -544,23 +547,35 @@ class PostgresStore(Store):
         if keyless:
             self.confirm(match_id, seq)
 
-    def confirm(self, match_id: str, seq: int) -> None:
-        """Clears the unconfirmed mark of an event written without an Idempotency-Key, its commit known: one round
-        trip, not waiting for the disk (a mark left by a crash only refuses a write without key nor expect_seq for a
-        few minutes). Lost, it is left: the event stands all the same."""
+    def confirm(self, match_id: str | None = None, seq: int | None = None) -> None:
+        """Clears the unconfirmed mark of an event written without an Idempotency-Key, its commit known (and those
+        of this process's earlier ones whose clearing was lost): one round trip, not waiting for the disk. A mark
+        left (the server lost between the commit and this) is cleared at this process's next write or look at the
+        marks; until then it refuses writes without key nor expect_seq to that match."""
+        with self.lock:
+            matches, seqs = [m for m, _ in self.left], [s for _, s in self.left]
+            self.left.clear()
+        if match_id is not None:
+            matches, seqs = [*matches, match_id], [*seqs, seq]
+        if not matches:
+            return
         try:
             with self.connection() as conn, conn.pipeline(), conn.transaction():
                 conn.execute("SET LOCAL synchronous_commit TO off")
-                conn.execute("UPDATE events SET request_hash = NULL WHERE match_id = %s AND seq = %s "
-                             "AND idempotency_key IS NULL AND request_hash = %s", [match_id, seq, UNCONFIRMED])
+                conn.execute("UPDATE events SET request_hash = NULL WHERE (match_id, seq) IN "
+                             "(SELECT * FROM unnest(%s::text[], %s::bigint[])) AND idempotency_key IS NULL "
+                             "AND request_hash = %s", [matches, seqs, UNCONFIRMED])
         except psycopg.OperationalError as exc:
-            log.warning("event %s of %s stays marked unconfirmed: %s", seq, match_id, exc)
+            log.warning("%s event(s) stay marked unconfirmed for now: %s", len(matches), exc)
             self.drop_connection()
+            with self.lock:
+                self.left.extend(zip(matches, seqs, strict=True))
 
     @postgres_faults
     def unconfirmed(self, match_id: str) -> int | None:
         """A mark is waited for CONFIRM_WAIT_SECONDS: one just committed by another writer is cleared by it in a
         moment (its confirmation follows its commit); one still there after that has lost its writer."""
+        self.confirm()  # this process's marks left over, known committed, first
         since = (datetime.now(UTC) - timedelta(minutes=UNCONFIRMED_MINUTES)).isoformat(timespec="milliseconds")
         deadline = time.monotonic() + CONFIRM_WAIT_SECONDS
         with self.connection() as conn:

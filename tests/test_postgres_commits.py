@@ -21,6 +21,7 @@ import http.client
 import json
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
@@ -383,3 +384,61 @@ def test_on_gunicorn_a_fast_restart_of_postgresql_costs_no_request_the_pool_time
         assert [status for status, _, _ in answers] == [200] * len(answers), answers
         waits = [seconds for _, _, seconds in answers]
         assert max(waits) < 2.5, f"requests waited for dead connections (the pool's timeout is 5 s): {waits}"
+
+
+def test_writes_through_real_stops_of_postgresql_are_answered_truthfully(database, postgres_cluster):
+    """Four phones write penalties (every other one without Idempotency-Key, each with a reason of its own) while
+    PostgreSQL is stopped (`-m immediate`, then `-m fast`) and started again: every write answered 201 is in the
+    log once, every one answered 503 storage_unavailable ("Nothing was recorded") is not, and those answered 503
+    outcome_unknown are in it at most once."""
+    app = create_app({"TESTING": True, "DATABASE": database, "STORE_WAIT_SECONDS": 1.0})
+    matches = [Table(app.test_client()).new_match(players=SEATS) for _ in range(4)]
+    for match in matches:
+        Table(app.test_client()).post_event(match, {"type": "deal", "dealer": 0})
+    answers: list[tuple[str, int, str, bool]] = []  # (reason, status, code, sent without a key)
+    stop = threading.Event()
+
+    def phone(match: dict, number: int) -> None:
+        client = app.test_client()
+        for attempt in range(100_000):
+            if stop.is_set():
+                return
+            reason = f"phone {number} write {attempt}"
+            response = write(client, match, f"p{number}-{attempt}" if attempt % 2 else None,
+                             {**PENALTY, "reason": reason})
+            body = response.get_json()
+            answers.append((reason, response.status_code, body.get("error", {}).get("code", ""), attempt % 2 == 0))
+            if response.status_code != 201:
+                time.sleep(0.05)
+
+    threads = [threading.Thread(target=phone, args=(match, number)) for number, match in enumerate(matches)]
+    for thread in threads:
+        thread.start()
+    try:
+        for mode in ("immediate", "fast", "immediate"):
+            time.sleep(1.0)
+            postgres_cluster.stop(mode)
+            time.sleep(0.5)
+            postgres_cluster.restart()
+        time.sleep(1.0)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    rows = stored(Direct(database), "SELECT payload FROM events WHERE match_id = ANY(?) AND type = 'penalty'",
+                  [[match["id"] for match in matches]])
+    logged_reasons = [json.loads(payload)["reason"] for (payload,) in rows]
+    statuses = {(status, code) for _, status, code, _ in answers}
+    print(f"writes through 3 stops: {len(answers)} answered,",
+          dict(Counter(f"{status} {code}".strip() for _, status, code, _ in answers)))
+    assert (201, "") in statuses and len(answers) > 20, statuses
+    for reason, status, code, keyless in answers:
+        times = logged_reasons.count(reason)
+        if status == 201:
+            assert times == 1, (reason, times)
+        elif code in ("storage_unavailable", "storage_busy"):
+            assert times == 0, f"{reason!r} answered {status} {code} (nothing recorded) is in the log"
+        elif code == "possibly_recorded":  # a keyless write after one whose mark was left: refused, not recorded
+            assert keyless and status == 409 and times == 0, (reason, status, code, times)
+        else:
+            assert (status, code) == (503, "outcome_unknown") and times <= 1, (reason, status, code, times)
