@@ -85,6 +85,13 @@ class CreationRetryExpired(ApiError):
     code = "creation_retry_expired"
 
 
+class PossiblyRecorded(ApiError):
+    "A write without Idempotency-Key nor expect_seq to a match where such a write may have been recorded unanswered"
+
+    status = 409
+    code = "possibly_recorded"
+
+
 class BadIdempotencyKey(ApiError):
     "An Idempotency-Key header that is empty, too long or not plain text"
 
@@ -113,6 +120,28 @@ class StorageUnavailable(ApiError):
     code = "storage_unavailable"
 
 
+class OutcomeUnknown(ApiError):
+    "The connection to the database was lost while the write committed: it may or may not be recorded"
+
+    status = 503
+    code = "outcome_unknown"
+
+
+RETRY_AFTER = {"unreachable": 2}  # seconds, by reason: a database server restarting is found within a second
+RETRY_AFTER_REPAIR = 30  # a store that waits for a person: a full disk, a damaged or missing file, read-only
+UNKNOWN_OUTCOMES = {
+    "event": "Event {seq} may or may not have been recorded: the connection to the database was lost while it was "
+             "being committed. Read the match to see whether it is there, or send it again with the same "
+             "Idempotency-Key (or with expect_seq), which records it at most once.",
+    "match": "The match may or may not have been created: the connection to the database was lost while it was "
+             "being committed. Send it again with the same Idempotency-Key: the answer is the match if it was "
+             "created, and it is created once if not.",
+    "evening": "The evening may or may not have been created: the connection to the database was lost while it was "
+               "being committed. Send it again with the same Idempotency-Key: the answer is the evening if it was "
+               "created, and it is created once if not.",
+}
+
+
 def store_error(error: store.StoreError) -> ApiError | None:
     """The API's answer to an error of the store: 404 for an unknown match, 503 for storage out of order
     (busy, unreachable, read-only, full, damaged); None for an error that is a bug (answered 500)."""
@@ -123,6 +152,9 @@ def store_error(error: store.StoreError) -> ApiError | None:
                            "Nothing was recorded by this request.")
     if isinstance(error, store.Unavailable):
         return storage_unavailable(error.reason, error.cause)
+    if isinstance(error, store.OutcomeUnknown):
+        return OutcomeUnknown(UNKNOWN_OUTCOMES[error.what].format(seq=error.seq),
+                              {} if error.seq is None else {"seq": error.seq})
     return None
 
 
@@ -134,6 +166,16 @@ def storage_unavailable(reason: str, cause: str) -> StorageUnavailable:
         message = (f"Nothing was recorded: the matches cannot be written now, {cause}. Try again once the "
                    "server's storage is fixed; a retry with the same Idempotency-Key is safe.")
     return StorageUnavailable(message, {"reason": reason})
+
+
+def retry_after(error: StorageBusy | StorageUnavailable | OutcomeUnknown) -> int:
+    """Seconds before a retry may succeed: 1 for a busy store, 2 for a database server out of reach (or lost in a
+    commit), which its pool finds again within a second of its return; 30 where a person has to mend the store."""
+    if isinstance(error, StorageBusy):
+        return 1
+    if isinstance(error, OutcomeUnknown):
+        return RETRY_AFTER["unreachable"]
+    return RETRY_AFTER.get(error.details.get("reason"), RETRY_AFTER_REPAIR)
 
 
 HTTP_CODES = {
@@ -153,12 +195,12 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
 def handle_error(error: Exception):
     """Turns any exception raised while answering a request into the one error shape."""
     if isinstance(error, store.StoreError) and (answered := store_error(error)):
-        if isinstance(answered, (StorageBusy, StorageUnavailable)):
+        if isinstance(answered, (StorageBusy, StorageUnavailable, OutcomeUnknown)):
             log.error("storage failure answering %s %s: %s", request.method, request.path, error)
         error = answered
-    if isinstance(error, (StorageBusy, StorageUnavailable)):
+    if isinstance(error, (StorageBusy, StorageUnavailable, OutcomeUnknown)):
         response = error_response(error.status, error.code, error.message, error.details)
-        response.headers["Retry-After"] = "1" if isinstance(error, StorageBusy) else "30"
+        response.headers["Retry-After"] = str(retry_after(error))
         return response
     if isinstance(error, ApiError):
         response = error_response(error.status, error.code, error.message, error.details)

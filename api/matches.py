@@ -30,7 +30,7 @@ from referee import Match
 from referee.match import without_public
 
 from . import encoding, keys, store
-from .errors import CreationRetryExpired, IdempotencyKeyReused, SeqConflict
+from .errors import CreationRetryExpired, IdempotencyKeyReused, PossiblyRecorded, SeqConflict
 
 CACHE = "kibic_matches"
 CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
@@ -267,6 +267,8 @@ def record(match_id: str, route: str, body: object, command: dict, idempotency_k
             if expect_seq is not None and expect_seq != match.seq:
                 raise seq_conflict(match_id, match, f"The match is at event {match.seq}, not {expect_seq}: "
                                    "something was logged in between. Look at the table again.")
+            if not idempotency_key and expect_seq is None and (unsure := held.unconfirmed(match_id)):
+                raise possibly_recorded(match_id, match, unsure)
             event, warnings, findings = match.play(command, lot)
             held.append_event(match_id, event, idempotency_key, digest)
             return answer(match_id, match, event, warnings, [f.as_dict() for f in findings])
@@ -294,6 +296,16 @@ def first_answer(match_id: str, earlier: dict, digest: str) -> dict:
 
 def answer(match_id: str, match: Match, event: dict, warnings: list[dict], findings: list[dict]) -> dict:
     return {"event": event, "warnings": warnings, "findings": findings, "state": state(match_id, match, keyed=True)}
+
+
+def possibly_recorded(match_id: str, match: Match, seq: int) -> PossiblyRecorded:
+    """The refusal of a write without Idempotency-Key nor expect_seq, when a write like it may have been recorded as
+    event `seq` without its answer reaching the client: this one could be it sent again."""
+    return PossiblyRecorded(f"Event {seq} was recorded a moment ago by a write whose answer may have been lost (the "
+                            "connection to the database broke as it was committed), and this request carries neither "
+                            "an Idempotency-Key nor expect_seq: it may be that write sent again. Look at the match; "
+                            "to record this anyway, send it again with expect_seq.",
+                            {"seq": match.seq, "state": state(match_id, match, keyed=True)})
 
 
 def seq_conflict(match_id: str, match: Match, message: str) -> SeqConflict:

@@ -9,11 +9,22 @@ servers behind a proxy, which all write one database. The same guarantees as the
   event's own transaction; a creation's key hash likewise in its match's row;
 - a commit is durable when PostgreSQL answers it (its default `synchronous_commit = on`: the WAL is
   flushed first);
-- a server down, unreachable or lost in the middle of a request is `Unavailable` (503), and what the
-  transaction wrote is rolled back by PostgreSQL: nothing is recorded;
+- a server down, unreachable or lost in the middle of a request before its COMMIT was sent is `Unavailable`
+  (503), and what the transaction wrote is rolled back by PostgreSQL: nothing is recorded;
+- a connection lost once COMMIT was sent leaves the outcome open (PostgreSQL may have committed and lost only
+  its answer): the write asks on another connection whether its transaction (`pg_current_xact_id`, taken in
+  the write itself) committed, and answers as if nothing had happened when it did, `Unavailable` when it is
+  known to have been rolled back, and `OutcomeUnknown` (503 `outcome_unknown`) when the server cannot tell in
+  `SETTLE_SECONDS`. An event written without an Idempotency-Key is stored marked unconfirmed (its
+  `request_hash`, unused without a key, is `UNCONFIRMED`) and the mark is cleared once its commit is known:
+  a mark left over names an event whose answer may have been lost, and a write without Idempotency-Key nor
+  `expect_seq` to that match in the next `UNCONFIRMED_MINUTES` is refused (409 `possibly_recorded`), since it
+  may be that write sent again;
 - every statement is one literal string with bound values.
 
-A request takes one connection from its process's pool at its first query and gives it back when it ends. A write of an
+A request takes one connection from its process's pool at its first query (checked first: after a restart of the
+server every pooled connection is dead, and one found dead has the others checked at once) and gives it back when
+it ends. A write of an
 event also sends `NOTIFY kibic_events` with the match id and seq in its transaction (delivered at commit):
 `listen` lets each app server's streams wake as soon as any server logs an event.
 """
@@ -23,12 +34,15 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import secrets
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 from flask import Flask, g, has_app_context
@@ -40,6 +54,7 @@ from .store import (
     LAST_SEQ,
     Busy,
     IdempotencyKeyTaken,
+    OutcomeUnknown,
     P,
     R,
     Room,
@@ -55,12 +70,22 @@ from .store import (
 
 log = logging.getLogger(__name__)
 
-POOL_SIZE = 10  # connections per server process at most: requests wait for one up to POOL_TIMEOUT
+POOL_SIZE = 10  # connections per server process at most (`KIBIC_PG_POOL_SIZE`): requests wait up to POOL_TIMEOUT
+POOL_MIN = 1  # kept open when idle; those above it close after POOL_IDLE_SECONDS unused, leaving the slots to others
+POOL_IDLE_SECONDS = 60.0
 POOL_TIMEOUT = 5.0  # seconds a request waits for a connection (the server down: then 503); `STORE_WAIT_SECONDS`
 CONNECT_TIMEOUT = 3  # seconds to reach the server
-RECONNECT_SECONDS = 2.0  # the pool's attempts at a new connection (1 s apart, then twice that...) last this long,
-# then the next request that needs one starts afresh: a server back after an outage is found within a second or two,
-# not after psycopg_pool's backoff has grown to the outage's length (16 s after an outage of 15)
+RECONNECT_SECONDS = 1.0  # the pool's attempts at a new connection (1 s apart) last this long, then the next request
+# that needs one starts afresh: a server back after an outage is found within a second, not after psycopg_pool's
+# backoff has grown to the outage's length (16 s after an outage of 15)
+ASK_SECONDS = 0.5  # a request waiting for a connection asks the pool again this often: each ask may start an attempt
+SETTLE_SECONDS = 2.0  # a write whose connection was lost in its COMMIT asks this long whether it committed
+SETTLE_LOOK_SECONDS = 0.1
+UNCONFIRMED = "unconfirmed"  # the `request_hash` of an event written without a key until its commit is known
+UNCONFIRMED_MINUTES = 10  # an event left unconfirmed refuses writes without key nor expect_seq this long
+CONFIRM_WAIT_SECONDS = 1.0  # a mark found is waited for this long (another writer's, between commit and confirmation)
+CONFIRM_LOOK_SECONDS = 0.02
+LEFT_KEPT = 1000  # marks of this process's events whose clearing was lost, kept to clear again
 CHANNEL = "kibic_events"
 CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
@@ -130,6 +155,16 @@ def migrate(conn: psycopg.Connection) -> list[str]:
     return applied
 
 
+def pool_size(environ: dict = os.environ) -> int:
+    """The pool's largest size: `KIBIC_PG_POOL_SIZE` (1 to 100), else POOL_SIZE."""
+    given = environ.get("KIBIC_PG_POOL_SIZE", "").strip()
+    if not given:
+        return POOL_SIZE
+    if not given.isdigit() or not 1 <= int(given) <= 100:
+        raise ValueError(f"KIBIC_PG_POOL_SIZE must be a whole number from 1 to 100, not {given!r}")
+    return int(given)
+
+
 # --- errors --------------------------------------------------------------------------------------
 
 def postgres_fault(error: psycopg.Error, pool: ConnectionPool) -> StoreError | None:
@@ -196,16 +231,19 @@ class PostgresStore(Store):
 
     opened: weakref.WeakSet[PostgresStore] = weakref.WeakSet()  # this process's, for `close_all`
 
-    def __init__(self, dsn: str, size: int = POOL_SIZE, timeout: float = POOL_TIMEOUT):
+    def __init__(self, dsn: str, size: int | None = None, timeout: float = POOL_TIMEOUT):
         self.dsn = dsn
         self.secret: bytes | None = None
         self.migrated = False
         self.lock = threading.Lock()
-        self.pool = ConnectionPool(dsn, min_size=1, max_size=size, timeout=timeout, open=False,
-                                   reconnect_timeout=RECONNECT_SECONDS,
-                                   kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True},
-                                   check=ConnectionPool.check_connection, name="kibic")
+        self.timeout = timeout
+        size = size or pool_size()
+        # no `check` of the pool's own: it waits 1 s, then 2, 4... between dead connections (`take` checks them)
+        self.pool = ConnectionPool(dsn, min_size=min(POOL_MIN, size), max_size=size, timeout=timeout, open=False,
+                                   max_idle=POOL_IDLE_SECONDS, reconnect_timeout=RECONNECT_SECONDS,
+                                   kwargs={"connect_timeout": CONNECT_TIMEOUT, "autocommit": True}, name="kibic")
         self.listeners: list[Callable[[str, int], None]] = []
+        self.left: deque[tuple[str, int]] = deque(maxlen=LEFT_KEPT)  # marks of events known committed, to clear
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
         PostgresStore.opened.add(self)
@@ -229,20 +267,109 @@ class PostgresStore(Store):
         if not self.migrated:
             self.migrate()
         if not has_app_context():
-            with self.pool.connection() as conn:
+            with self.borrowed() as conn:
                 yield conn
             return
         conn = g.get(CONNECTION)
         if conn is None:
-            conn = self.pool.getconn()
+            conn = self.take()
             setattr(g, CONNECTION, conn)
         yield conn
+
+    @contextmanager
+    def borrowed(self, timeout: float | None = None) -> Iterator[psycopg.Connection]:
+        """A connection of the pool for the block (`take`), given back after it."""
+        conn = self.take(timeout)
+        try:
+            yield conn
+        finally:
+            self.pool.putconn(conn)
+
+    def take(self, timeout: float | None = None) -> psycopg.Connection:
+        """A working connection from the pool, within `timeout` seconds (the pool's by default; else
+        `PoolTimeout`). Each is checked before use (an empty query, one round trip); one found dead is dropped
+        and the others waiting in the pool are checked at once, without waiting between them: after a restart of
+        the server every one of them is dead, and the first request after it gets a new connection as soon as the
+        server accepts one. The pool is asked again every ASK_SECONDS: each ask may start a new attempt to
+        connect once the pool's attempts have given up."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                conn = self.pool.getconn(timeout=min(max(left, 0.0), ASK_SECONDS))
+            except PoolTimeout:
+                if left <= ASK_SECONDS:
+                    raise
+                continue
+            try:
+                ConnectionPool.check_connection(conn)
+            except psycopg.Error as exc:
+                log.info("dropped a dead connection to the database (checking the others): %s", exc)
+                conn.close()
+                self.pool.putconn(conn)  # closed: the pool drops it and opens another
+                self.pool.check()  # the others waiting in the pool, each at once: the dead ones dropped
+                continue
+            return conn
 
     def give_back(self, _error: BaseException | None = None) -> None:
         """Returns the app context's connection to the pool (which drops it when it is broken)."""
         conn = g.pop(CONNECTION, None)
         if conn is not None:
             self.pool.putconn(conn)
+
+    def drop_connection(self) -> None:
+        """Drops the app context's connection, lost in the middle of a write: the request's next query takes
+        another."""
+        conn = g.pop(CONNECTION, None) if has_app_context() else None
+        if conn is not None:
+            conn.close()
+            self.pool.putconn(conn)
+
+    def commit(self, work: Callable[[psycopg.Connection], str], recorded: Callable[[psycopg.Connection, str], bool],
+               unknown: OutcomeUnknown) -> None:
+        """Runs `work` (statements that end by returning their transaction's id, `pg_current_xact_id()`) in one
+        transaction and commits it. A connection lost before COMMIT was sent raises its error (nothing is
+        recorded); lost once it was sent, the outcome is asked of the server on another connection (`settle`):
+        committed, this returns as a commit would; rolled back, the error is raised (nothing recorded); not
+        known, `unknown` is raised."""
+        xid = None
+        try:
+            with self.connection() as conn, conn.transaction():
+                xid = work(conn)  # set once every statement is done: what remains is COMMIT
+        except psycopg.OperationalError as exc:
+            if xid is None:
+                raise
+            log.warning("the connection to the database was lost while committing, asking whether it did: %s", exc)
+            self.drop_connection()
+            outcome = self.settle(xid, recorded)
+            if outcome is None:
+                raise unknown from exc
+            if not outcome:
+                raise
+            log.warning("the write whose commit lost its answer was committed (transaction %s)", xid)
+
+    def settle(self, xid: str, recorded: Callable[[psycopg.Connection, str], bool]) -> bool | None:
+        """Whether the transaction `xid`, whose connection was lost once COMMIT was sent, committed: True when what
+        it wrote is there (`recorded`), False when the server says it was rolled back (or never reached the disk
+        before a crash: its id is then "in the future") and it is not there, None when that cannot be known within
+        SETTLE_SECONDS (the server out of reach, or the transaction still in progress)."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while True:
+            try:
+                with self.borrowed(max(deadline - time.monotonic(), 0.05)) as conn:
+                    try:
+                        (status,) = conn.execute("SELECT pg_xact_status(%s::xid8)", [xid]).fetchone()
+                    except pg_errors.InvalidParameterValue:  # "transaction ID ... is in the future"
+                        status = "aborted"
+                    if recorded(conn, xid):
+                        return True
+                    if status == "aborted":
+                        return False
+            except psycopg.OperationalError as exc:
+                log.info("cannot ask the database whether transaction %s committed yet: %s", xid, exc)
+            if time.monotonic() + SETTLE_LOOK_SECONDS >= deadline:
+                return None
+            time.sleep(SETTLE_LOOK_SECONDS)
 
     @postgres_faults
     def migrate(self) -> None:
@@ -307,22 +434,28 @@ class PostgresStore(Store):
     @postgres_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
-        with creation_key("matches_idempotency_key", idempotency_key_hash), self.connection() as conn, \
-                conn.transaction():
-            conn.execute(
+        def work(conn: psycopg.Connection) -> str:
+            (xid,) = conn.execute(
                 "INSERT INTO matches (id, game, players, options, stake, currency, created, key_hash, "
-                "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "RETURNING pg_current_xact_id()::text",
                 [match_id, header["game"], json.dumps(header["players"]), json.dumps(header["options"]),
-                 header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash])
-            if evening_id is None:
-                return
-            if room is not None:  # the evening's row locked until this commits: creations joining it take turns
-                conn.execute("SELECT 1 FROM evenings WHERE id = %s FOR UPDATE", [evening_id])
-                tables = conn.execute("SELECT m.players FROM evening_matches AS e JOIN matches AS m "
-                                      "ON m.id = e.match_id WHERE e.evening_id = %s", [evening_id]).fetchall()
-                room([json.loads(players) for (players,) in tables])  # raising rolls the transaction back
-            conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
-                         [match_id, evening_id, now()])
+                 header["stake"], header["currency"], now(), key_hash, idempotency_key_hash, request_hash]).fetchone()
+            if evening_id is not None:
+                if room is not None:  # the evening's row locked until this commits: creations joining it take turns
+                    conn.execute("SELECT 1 FROM evenings WHERE id = %s FOR UPDATE", [evening_id])
+                    tables = conn.execute("SELECT m.players FROM evening_matches AS e JOIN matches AS m "
+                                          "ON m.id = e.match_id WHERE e.evening_id = %s", [evening_id]).fetchall()
+                    room([json.loads(players) for (players,) in tables])  # raising rolls the transaction back
+                conn.execute("INSERT INTO evening_matches (match_id, evening_id, created) VALUES (%s, %s, %s)",
+                             [match_id, evening_id, now()])
+            return xid
+
+        def recorded(conn: psycopg.Connection, _xid: str) -> bool:  # the id is new: a match by it is this one
+            return conn.execute("SELECT 1 FROM matches WHERE id = %s", [match_id]).fetchone() is not None
+
+        with creation_key("matches_idempotency_key", idempotency_key_hash):
+            self.commit(work, recorded, OutcomeUnknown("match"))
 
     @postgres_faults
     def idempotent_match(self, idempotency_key_hash: str) -> dict | None:
@@ -392,14 +525,23 @@ class PostgresStore(Store):
     @postgres_faults
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
+        seq, keyless = event["seq"], not idempotency_key
+
+        def work(conn: psycopg.Connection) -> str:
+            (xid,) = conn.execute(
+                "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING pg_current_xact_id()::text",
+                [match_id, seq, event["type"], payload_text(event), now(), idempotency_key,
+                 UNCONFIRMED if keyless else request_hash]).fetchone()
+            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, seq])])
+            return xid
+
+        def recorded(conn: psycopg.Connection, xid: str) -> bool:  # this transaction's row (its xmin), not another's
+            return conn.execute("SELECT 1 FROM events WHERE match_id = %s AND seq = %s AND xmin = %s::xid8::xid",
+                                [match_id, seq, xid]).fetchone() is not None
+
         try:
-            with self.connection() as conn, conn.transaction():
-                conn.execute(
-                    "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    [match_id, event["seq"], event["type"], payload_text(event), now(), idempotency_key,
-                     request_hash])
-                conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, event["seq"]])])
+            self.commit(work, recorded, OutcomeUnknown("event", seq))
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "events_idempotency_key":
                 raise IdempotencyKeyTaken(idempotency_key) from exc
@@ -408,6 +550,48 @@ class PostgresStore(Store):
             raise
         except pg_errors.ForeignKeyViolation as exc:
             raise UnknownMatch(match_id) from exc
+        if keyless:
+            self.confirm(match_id, seq)
+
+    def confirm(self, match_id: str | None = None, seq: int | None = None) -> None:
+        """Clears the unconfirmed mark of an event written without an Idempotency-Key, its commit known (and those
+        of this process's earlier ones whose clearing was lost): one round trip, not waiting for the disk. A mark
+        left (the server lost between the commit and this) is cleared at this process's next write or look at the
+        marks; until then it refuses writes without key nor expect_seq to that match."""
+        with self.lock:
+            matches, seqs = [m for m, _ in self.left], [s for _, s in self.left]
+            self.left.clear()
+        if match_id is not None:
+            matches, seqs = [*matches, match_id], [*seqs, seq]
+        if not matches:
+            return
+        try:
+            with self.connection() as conn, conn.pipeline(), conn.transaction():
+                conn.execute("SET LOCAL synchronous_commit TO off")
+                conn.execute("UPDATE events SET request_hash = NULL WHERE (match_id, seq) IN "
+                             "(SELECT * FROM unnest(%s::text[], %s::bigint[])) AND idempotency_key IS NULL "
+                             "AND request_hash = %s", [matches, seqs, UNCONFIRMED])
+        except psycopg.OperationalError as exc:
+            log.warning("%s event(s) stay marked unconfirmed for now: %s", len(matches), exc)
+            self.drop_connection()
+            with self.lock:
+                self.left.extend(zip(matches, seqs, strict=True))
+
+    @postgres_faults
+    def unconfirmed(self, match_id: str) -> int | None:
+        """A mark is waited for CONFIRM_WAIT_SECONDS: one just committed by another writer is cleared by it in a
+        moment (its confirmation follows its commit); one still there after that has lost its writer."""
+        self.confirm()  # this process's marks left over, known committed, first
+        since = (datetime.now(UTC) - timedelta(minutes=UNCONFIRMED_MINUTES)).isoformat(timespec="milliseconds")
+        deadline = time.monotonic() + CONFIRM_WAIT_SECONDS
+        with self.connection() as conn:
+            while True:
+                (seq,) = conn.execute("SELECT max(seq) FROM events WHERE match_id = %s AND idempotency_key IS NULL "
+                                      "AND request_hash = %s AND created > %s",
+                                      [match_id, UNCONFIRMED, since]).fetchone()
+                if seq is None or time.monotonic() >= deadline:
+                    return seq
+                time.sleep(CONFIRM_LOOK_SECONDS)
 
     @postgres_faults
     def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:
@@ -418,10 +602,18 @@ class PostgresStore(Store):
     @postgres_faults
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
                        idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
-        with creation_key("evenings_idempotency_key", idempotency_key_hash), self.connection() as conn:
-            conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
-                         "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                         [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash])
+        def work(conn: psycopg.Connection) -> str:  # in a transaction: its statement alone would be its COMMIT
+            return conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
+                                "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                                "RETURNING pg_current_xact_id()::text",
+                                [evening_id, name, currency, now(), key_hash, idempotency_key_hash,
+                                 request_hash]).fetchone()[0]
+
+        def recorded(conn: psycopg.Connection, _xid: str) -> bool:  # the id is new: an evening by it is this one
+            return conn.execute("SELECT 1 FROM evenings WHERE id = %s", [evening_id]).fetchone() is not None
+
+        with creation_key("evenings_idempotency_key", idempotency_key_hash):
+            self.commit(work, recorded, OutcomeUnknown("evening"))
 
     @postgres_faults
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:

@@ -124,6 +124,8 @@ SETTINGS = [
     Setting("KIBIC_PORT", "`8000`", "the port `kibic serve` listens on (`--port`)", whole_number(1, 65535)),
     Setting("KIBIC_WORKERS", "`2`", "gunicorn's gevent worker processes (`--workers`); each holds up to 11 "
             "PostgreSQL connections", whole_number(1, 64)),
+    Setting("KIBIC_PG_POOL_SIZE", "`10`", "PostgreSQL connections each worker process opens at most (1 to 100; see "
+            "\"Deployment\" for the sum that must fit `max_connections`)", whole_number(1, 100)),
     Setting("KIBIC_PUBLIC_URL", "none", "the address phones reach the service at (`https://kibic.example.org`): "
             "follow links and their QR codes are built from it, never from the request's Host", public_url),
     Setting("KIBIC_TRUSTED_HOSTS", "none: any", "comma-separated host names the service answers to (any other Host "

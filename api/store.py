@@ -101,6 +101,15 @@ class Busy(StoreError):
     "The database stayed locked by other writers for longer than the store waits"
 
 
+class OutcomeUnknown(StoreError):
+    """A write whose connection was lost while it committed, and whose outcome could not be learnt since: it may
+    or may not be recorded. `what` is "event", "match" or "evening"; `seq` the event's seq, for an event."""
+
+    def __init__(self, what: str, seq: int | None = None):
+        super().__init__(f"the outcome of a write of {what} {seq or ''} is unknown")
+        self.what, self.seq = what, seq
+
+
 def storage_unavailable(reason: str, cause: str) -> Unavailable:
     return Unavailable(reason, cause)
 
@@ -112,7 +121,8 @@ class Store(ABC):
 
     Every method works on the current request's (or app context's) connection and raises `StoreError`s:
     `UnknownMatch`, `SeqTaken` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
-    `Busy` (storage out of order: nothing was recorded). Rows are dicts; a match's row has `id`, `game`,
+    `Busy` (storage out of order: nothing was recorded), `OutcomeUnknown` (the connection lost while
+    committing: maybe recorded). Rows are dicts; a match's row has `id`, `game`,
     `players` and `options` (JSON text), `stake`, `currency`, `created` (ISO 8601), `key_hash`,
     `idempotency_key_hash` and `request_hash`.
     """
@@ -205,6 +215,12 @@ class Store(ABC):
     @abstractmethod
     def evening_key_hash(self, match_id: str) -> str | None:
         """The key hash of the evening the match belongs to; None for a match of its own."""
+
+    def unconfirmed(self, match_id: str) -> int | None:
+        """The seq of an event of the last minutes written without an Idempotency-Key whose answer may have been
+        lost (its outcome unknown to the writer: see `api.postgres`), if any; a store that always learns the
+        outcome of its commits has none."""
+        return None
 
     def listen(self, woken: Callable[[str, int], None]) -> bool:
         """Calls `woken(match_id, seq)` whenever any server logs an event, if the store can tell (False when

@@ -12,6 +12,7 @@ import contextlib
 import glob
 import os
 import pwd
+import random
 import shutil
 import socket
 import subprocess
@@ -36,9 +37,22 @@ def binaries() -> Path | None:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free loopback port below the system's range of ephemeral ports: while the cluster is stopped for a
+    restart, no outgoing connection of any process can take its port as its own and keep it from listening
+    again (`could not bind ... Address already in use`)."""
+    try:
+        lowest = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        lowest = 32768
+    for _ in range(200):
+        port = random.randrange(10_000, max(lowest, 10_001))
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port below the ephemeral range")
 
 
 class Cluster:
