@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
@@ -16,6 +17,7 @@ from flask import Blueprint, Response, send_from_directory
 __all__ = ["bp"]
 
 bp = Blueprint("webui", __name__, static_folder="static", static_url_path="/static")
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # the web app manifest, whatever the system knows
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
