@@ -4,6 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make serve HTTPS=1`: the phones at the table over HTTPS on the club's own network (api/tls.py), on every
+# address of the box unless HOST is given; NAMES="club.lan ..." adds names the phones reach it by.
+HTTPS_PORT ?= 8443
+HTTPS_HOST := $(if $(filter command line environment,$(origin HOST)),$(HOST),0.0.0.0)
+NAMES ?=
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 # The tests share the cores in TEST_WORKERS processes; those that start a real gunicorn (marked `server`: load,
@@ -22,7 +27,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 serve: $(STAMP)
+ifdef HTTPS
+	$(PY) -m api.tls serve --host $(HTTPS_HOST) --port $(PORT) --https-port $(HTTPS_PORT) $(foreach name,$(NAMES),--name $(name)) -- --access-logfile -
+else
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) --access-logfile - 'api:create_app()'
+endif
 
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench

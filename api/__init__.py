@@ -50,6 +50,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The host names the service answers to (Flask refuses others with 400); none: any.
         TRUSTED_HOSTS=[host.strip() for host in os.environ.get("KIBIC_TRUSTED_HOSTS", "").split(",") if host.strip()]
         or None,
+        # HTTPS on the club's own network (`python -m api.tls serve` sets them): the folder of the box's
+        # certificate authority, offered on the /ca page, and the ports of the HTTPS and plain HTTP servers
+        TLS_FOLDER=os.environ.get("KIBIC_TLS_DIR") or None,
+        HTTPS_PORT=int(os.environ.get("KIBIC_HTTPS_PORT") or 0) or None,
+        HTTP_PORT=int(os.environ.get("KIBIC_HTTP_PORT") or 0) or None,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

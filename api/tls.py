@@ -429,7 +429,7 @@ def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike,
     print(banner(hosts, http_port, https_port, fingerprint(ca)), file=out, flush=True)
     if left_out:
         print(f"Left out of the certificate: {', '.join(left_out)}: the box's certificate authority, made before, may"
-              f" not vouch for them. To make a new one, stop Kibic and delete {tls_folder / CA_KEY} and"
+              f" not vouch for them. To make a new one, stop Kibic and remove {tls_folder / CA_KEY} and"
               f" {tls_folder / CA_CERT}: every phone then trusts the new one again.", file=out, flush=True)
     children = {}
     for name, command in commands.items():
