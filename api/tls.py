@@ -443,7 +443,7 @@ def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike,
         stopping.append(signum)
         for child in children.values():
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGINT if signum == signal.SIGINT else signal.SIGTERM)
+                os.killpg(child.pid, signal.SIGTERM)  # a graceful stop, Ctrl-C included (streams cut after 5 s)
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
