@@ -59,6 +59,7 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 CA_DAYS = 3650  # the authority the phones trust: ten years, so that nobody has to trust a new one every season
 SERVER_DAYS = 397  # browsers refuse a server certificate valid longer than 398 days
 RENEW_DAYS = 30  # a server certificate with fewer days left is made again
+CHECK_SECONDS = 3600  # how often `serve` looks at the server certificate while it runs
 CA_KEY, CA_CERT, SERVER_KEY, SERVER_CERT = "ca.key", "ca.crt", "server.key", "server.crt"
 # What the authority may vouch for, besides the names and addresses the box had when it was made.
 LOCAL_SUFFIXES = ("lan", "local", "home.arpa", "internal", "localhost")
@@ -398,14 +399,31 @@ def gunicorn_settings() -> set[str]:
     return {setting.name for setting in KNOWN_SETTINGS}
 
 
+def renew(cert: Path, folder: Path, names: list[str], addresses: list[str], out) -> bool:
+    """Whether the server certificate was made again (for the box's names and addresses now, and those given);
+    a failure is said and leaves the one being served in place."""
+    try:
+        before = cert.read_bytes()
+    except OSError:
+        before = b""
+    try:
+        ensure_certificates(folder, [*box_names(), *names], [*box_addresses(), *addresses])
+        return cert.read_bytes() != before
+    except (OSError, ValueError) as error:
+        print(f"The server certificate could not be made again: {error}", file=out, flush=True)
+        return False
+
+
 def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike, names: Iterable[str] = (),
-          addresses: Iterable[str] = (), extra: Iterable[str] = (), out=None) -> int:
+          addresses: Iterable[str] = (), extra: Iterable[str] = (), out=None,
+          check_seconds: float = CHECK_SECONDS) -> int:
     """Kibic over HTTPS on `https_port` and over plain HTTP on `http_port`, two gunicorns with the project's
     settings on one database, until either stops or this process is told to stop (it tells them). The server
-    certificate is looked at every hour and made again before it expires; the HTTPS gunicorn then takes it up with
-    new workers (SIGHUP), without dropping a connection."""
+    certificate is looked at every hour and made again before it expires, or when the box has a new address; the
+    HTTPS gunicorn then takes it up with new workers (SIGHUP), without dropping a connection."""
     out = out or sys.stdout
-    names, addresses = [*box_names(), *names], [*box_addresses(), *addresses]
+    given_names, given_addresses = list(names), list(addresses)
+    names, addresses = [*box_names(), *given_names], [*box_addresses(), *given_addresses]
     tls_folder = Path(folder) / "tls"
     cert, key, ca = ensure_certificates(tls_folder, names, addresses)
     left_out = [str(h) for h in [*names, *addresses] if not covered(ca, str(h))]
@@ -451,11 +469,9 @@ def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike,
     try:
         while all(child.poll() is None for child in children.values()):
             time.sleep(0.5)
-            if time.monotonic() - checked > 3600:
+            if time.monotonic() - checked > check_seconds:  # due to expire, or the box has a new address
                 checked = time.monotonic()
-                before = cert.read_bytes()
-                ensure_certificates(tls_folder, names, addresses)
-                if cert.read_bytes() != before:
+                if renew(cert, tls_folder, given_names, given_addresses, out):
                     os.kill(children["https"].pid, signal.SIGHUP)
         if not stopping:
             stop(signal.SIGTERM, None)
@@ -483,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--host", default="0.0.0.0")
     run.add_argument("--port", type=int, default=8000, help="the plain HTTP port (the /ca page)")
     run.add_argument("--https-port", type=int, default=8443)
+    run.add_argument("--check-every", type=float, default=CHECK_SECONDS, metavar="SECONDS",
+                     help="how often to look whether the server certificate is to be made again")
     run.add_argument("gunicorn", nargs="*", help="more gunicorn arguments, after --")
     args = parser.parse_args(argv)
     folder = args.folder or data_folder()
@@ -492,7 +510,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve-args":
             print(shlex.join(serve_args(folder, names, addresses)))
             return 0
-        return serve(args.host, args.port, args.https_port, folder, names, addresses, args.gunicorn)
+        return serve(args.host, args.port, args.https_port, folder, names, addresses, args.gunicorn,
+                     check_seconds=args.check_every)
     except ValueError as error:
         print(f"kibic: {error}", file=sys.stderr)
         return 2

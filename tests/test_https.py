@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 from conftest_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, Phone, missing
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 
 from api import tls
 
@@ -36,10 +38,10 @@ LANGUAGES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 class Club:
     """`python -m api.tls serve` on loopback: its plain and HTTPS addresses at `club.lan`, its data folder."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, *options: str):
         self.folder = folder
         command = [sys.executable, "-m", "api.tls", "serve", "--host", "127.0.0.1", "--port", "0", "--https-port", "0",
-                   "--name", NAME, "--folder", str(folder), "--", "--workers", "1"]
+                   "--name", NAME, "--folder", str(folder), *options, "--", "--workers", "1"]
         self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "REFEREE_DB": str(folder / "referee.db")},
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         start_new_session=True)
@@ -296,3 +298,53 @@ def test_the_terminal_says_where_the_phones_go(club):
     assert f"https://127.0.0.1:{club.https_port}/" in said
     assert f"http://127.0.0.1:{club.http_port}/ca" in said
     assert "▀" in said or "█" in said  # the QR code of the first phone's address
+
+
+def test_the_notice_and_the_ca_page_pass_axe(club, phones):
+    """axe-core (WCAG 2 A and AA, as tests/test_page_axe.py) over the notice and the /ca page."""
+    from axe_playwright_python.sync_playwright import Axe
+    from test_page_axe import OPTIONS
+
+    axe, found = Axe(), []
+
+    def check(phone: Phone, screen: str) -> None:
+        for violation in axe.run(phone.page, options=OPTIONS).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                found.append(f"{screen}: {violation['id']} ({violation['impact']})")
+
+    for lang in LANGUAGES:
+        phone = phones(club.plain, lang)
+        phone.open("/")
+        phone.page.wait_for_selector("#to-ca")
+        check(phone, f"notice {lang}")
+        phone.page.goto("/ca")
+        phone.page.wait_for_selector("#ca-crt")
+        check(phone, f"/ca {lang}")
+    assert not found, found
+
+
+def served_certificate(port: int, ca: Path) -> bytes:
+    context = ssl.create_default_context(cafile=str(ca))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, \
+            context.wrap_socket(raw, server_hostname=NAME) as wrapped:
+        return wrapped.getpeercert(binary_form=True)
+
+
+def test_a_certificate_made_again_while_serving_is_served_without_a_restart(tmp_path):
+    """The running box looks at its certificate (here every second, not every hour): one to be made again (here
+    one gone) is made and served by new workers, trusted as before, and the server never stopped answering."""
+    club = Club(tmp_path, "--check-every", "1")
+    try:
+        ca = club.tls / tls.CA_CERT
+        first = served_certificate(club.https_port, ca)
+        (club.tls / tls.SERVER_CERT).unlink()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and served_certificate(club.https_port, ca) == first:
+            time.sleep(0.5)
+        again = served_certificate(club.https_port, ca)
+        assert again != first
+        made = x509.load_pem_x509_certificates((club.tls / tls.SERVER_CERT).read_bytes())[0]
+        assert again == made.public_bytes(serialization.Encoding.DER)
+        assert club.process.poll() is None
+    finally:
+        club.stop()

@@ -28,6 +28,7 @@ def tls():
 
     return module
 
+
 bp = Blueprint("ca", __name__)
 
 PAGE = Path(__file__).parent / "static" / "ca.html"
