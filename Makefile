@@ -5,6 +5,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make serve HTTPS=1`: the phones at the table over HTTPS on the club's own network (api/tls.py), on every
+# address of the box unless HOST is given; NAMES="club.lan ..." adds names the phones reach it by.
+HTTPS_PORT ?= 8443
+HTTPS_HOST := $(if $(filter command line environment,$(origin HOST)),$(HOST),0.0.0.0)
+NAMES ?=
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-runtime
 CONSTRAINTS := -c constraints.txt
@@ -30,7 +35,8 @@ $(STAMP): $(RUN_STAMP)
 install: $(STAMP)
 
 serve: $(RUN_STAMP)
-	$(VENV)/bin/kibic serve --host $(HOST) --port $(PORT) $(if $(DATA),--data $(DATA))
+	$(VENV)/bin/kibic serve --port $(PORT) $(if $(DATA),--data $(DATA)) \
+		$(if $(HTTPS),--host $(HTTPS_HOST) --https --https-port $(HTTPS_PORT) $(foreach name,$(NAMES),--name $(name)),--host $(HOST))
 
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench

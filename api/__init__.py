@@ -70,6 +70,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         CREATION_LIMIT=found.creation_limit,
         # The reverse proxies whose X-Forwarded-For names the client; none: no proxy.
         TRUSTED_PROXIES=found.trusted_proxies,
+        # HTTPS on the club's own network (`kibic serve --https` sets them): the folder of the box's certificate
+        # authority, offered on the /ca page, and the ports of the HTTPS and plain HTTP servers
+        TLS_FOLDER=found.tls_dir,
+        HTTPS_PORT=found.https_port,
+        HTTP_PORT=found.http_port,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

@@ -43,6 +43,13 @@ def parser() -> argparse.ArgumentParser:
                        "phones of the room)")
     serve.add_argument("--port", type=int, help="the port (KIBIC_PORT; default 8000)")
     serve.add_argument("--workers", type=int, help="worker processes (KIBIC_WORKERS; default 2)")
+    serve.add_argument("--https", action="store_true", help="HTTPS on the club's own network: the box's own "
+                       "certificate authority, and --port plain for its /ca page (README: Phones at the table)")
+    serve.add_argument("--https-port", type=int, help="the HTTPS port (KIBIC_HTTPS_PORT; default 8443)")
+    serve.add_argument("--name", action="append", default=[], help="with --https: one more name the phones reach "
+                       "the box by (its own names and addresses are found by themselves)")
+    serve.add_argument("--check-every", type=float, metavar="SECONDS", help="with --https: how often to look "
+                       "whether the server certificate is to be made again (an hour)")
 
     backup = commands.add_parser("backup", parents=[data], help="write a consistent copy of the database, online")
     backup.add_argument("file", type=Path)
@@ -84,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, found: settings.Settings) -> int:
     database = found.database
+    if args.command == "serve" and args.https:
+        return serve_https(found, args.https_port if args.https_port is not None else found.https_port or 8443,
+                           args.name, args.check_every)
     if args.command == "serve":
         return serve(found)
     if args.command == "backup":
@@ -149,6 +159,21 @@ def serve(found: settings.Settings) -> int:
     # gunicorn in this process's place, a fresh interpreter: its master never imports the app (its gevent workers
     # do, once patched), as with the tests' `gunicorn --config gunicorn.conf.py`
     os.execv(sys.executable, gunicorn_command(found))
+
+
+def serve_https(found: settings.Settings, https_port: int, names: list[str], check_every: float | None) -> int:
+    """HTTPS with the box's own certificate authority (`api.tls.serve`: two gunicorns, HTTPS and the plain port
+    for the /ca page), after migrating the database."""
+    from . import tls
+    from .store import is_postgresql
+
+    os.environ["KIBIC_DB"] = found.database
+    if not is_postgresql(found.database):
+        admin.migrate(found.database)
+    print(f"Kibic {VERSION}")
+    extra = ["--workers", str(found.workers), "--access-logfile", "-"]
+    return tls.serve(found.host, found.port, https_port, found.data, names=names, extra=extra,
+                     check_seconds=check_every or tls.CHECK_SECONDS)
 
 
 def gunicorn_command(found: settings.Settings) -> list[str]:

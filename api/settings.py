@@ -121,7 +121,8 @@ SETTINGS = [
             "store, for several app servers", text, aliases=("REFEREE_DB",)),
     Setting("KIBIC_HOST", "`127.0.0.1`", "the address `kibic serve` listens on (`--host`); `0.0.0.0` for the phones "
             "of the room", text),
-    Setting("KIBIC_PORT", "`8000`", "the port `kibic serve` listens on (`--port`)", whole_number(1, 65535)),
+    Setting("KIBIC_PORT", "`8000`", "the port `kibic serve` listens on (`--port`; 0: one the system picks)",
+            whole_number(0, 65535)),
     Setting("KIBIC_WORKERS", "`2`", "gunicorn's gevent worker processes (`--workers`); each holds up to 11 "
             "PostgreSQL connections", whole_number(1, 64)),
     Setting("KIBIC_PG_POOL_SIZE", "`10`", "PostgreSQL connections each worker process opens at most (1 to 100; see "
@@ -134,6 +135,13 @@ SETTINGS = [
             "may start, in each worker process (`429 too_many_creations` past it); `none` lifts it", creation_limit),
     Setting("KIBIC_TRUSTED_PROXIES", "none", "comma-separated addresses of the reverse proxies in front: from them "
             "the client's address is taken from `X-Forwarded-For` (for the creation limit)", addresses),
+    Setting("KIBIC_HTTPS_PORT", "`8443` with `--https`", "the HTTPS port of `kibic serve --https` (`--https-port`); "
+            "its plain port (`KIBIC_PORT`) serves the /ca page for the phones to trust the box",
+            whole_number(0, 65535)),
+    Setting("KIBIC_HTTP_PORT", "set by `kibic serve --https`", "the plain HTTP port the servers tell the phones of "
+            "(on the /ca page)", whole_number(1, 65535)),
+    Setting("KIBIC_TLS_DIR", "`$KIBIC_DATA/tls`", "the box's certificate authority and server certificate (`kibic "
+            "serve --https` makes them there once, the authority's key 0600)", folder),
     Setting("KIBIC_LOG_FORMAT", "`text`", "`text`: one line per record; `json`: one JSON object per line",
             one_of(LOG_FORMATS)),
     Setting("KIBIC_LOG_LEVEL", "`INFO`", "the least level logged: DEBUG, INFO, WARNING or ERROR",
@@ -155,6 +163,9 @@ class Settings:
     trusted_hosts: list[str] | None
     creation_limit: str | None
     trusted_proxies: list[str]
+    https_port: int | None
+    http_port: int | None
+    tls_dir: Path | None
     log_format: str
     log_level: str
 
@@ -186,7 +197,9 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
     return Settings(data=data, database=database, host=values["KIBIC_HOST"], port=values["KIBIC_PORT"],
                     workers=values["KIBIC_WORKERS"], public_url=values["KIBIC_PUBLIC_URL"],
                     trusted_hosts=values["KIBIC_TRUSTED_HOSTS"], creation_limit=values["KIBIC_CREATION_LIMIT"],
-                    trusted_proxies=values["KIBIC_TRUSTED_PROXIES"], log_format=values["KIBIC_LOG_FORMAT"],
+                    trusted_proxies=values["KIBIC_TRUSTED_PROXIES"], https_port=values["KIBIC_HTTPS_PORT"],
+                    http_port=values["KIBIC_HTTP_PORT"], tls_dir=values["KIBIC_TLS_DIR"],
+                    log_format=values["KIBIC_LOG_FORMAT"],
                     log_level=values["KIBIC_LOG_LEVEL"])
 
 

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
 
+from . import ca
+
 __all__ = ["bp"]
 
 bp = Blueprint("webui", __name__, static_folder="static", static_url_path="/static")
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # the web app manifest, whatever the system knows
+bp.register_blueprint(ca.bp)  # /ca: how a phone comes to trust the club's box (HTTPS on its own network)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "

@@ -12,6 +12,7 @@ import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
+import { tellWhatIsLost } from "./secure.js";
 import { gameTitle, renderSetup } from "./setup.js";
 import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
@@ -445,6 +446,7 @@ async function openMatch() {
     await readLog();
   }
   render();
+  if (app.key) tellWhatIsLost();
   follow({ url: api.streamUrl(app.matchId), onState: pushed, poll, pollMs: POLL_MS });
 }
 
@@ -545,7 +547,10 @@ async function boot() {
   const evening = new URLSearchParams(location.search).get("e");
   if (evening) await openEvening(main(), evening, app.games);
   else if (app.matchId) await openMatch();
-  else render();
+  else {
+    render();
+    tellWhatIsLost(); // whoever opens the start form scores: told at the top of the page, before the match
+  }
 }
 
 // The page opens without network too, where the browser allows a service worker (HTTPS, or this machine).
