@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from .cards import Card
+from .cards import Card, _parse_card
 from .verdicts import Finding
 
 Verdict = tuple[str, str, dict]
@@ -73,6 +73,7 @@ class Claim:
     short: Callable[[Knowledge, bool], Verdict] | None = None
     watch: Callable[[Knowledge, bool], Verdict | None] | None = None
     slack: int = 0
+    counted: bool = False  # `slack` counted when the play was judged (the play recorded next leaves it as it is)
 
 
 @dataclass
@@ -87,6 +88,16 @@ class Knowledge:
     left: dict[int, int] = field(default_factory=dict, repr=False)
     watching: list[Claim] = field(default_factory=list, repr=False)
     closed: set[int] = field(default_factory=set, repr=False)  # the plays found
+    proposed: tuple | None = field(default=None, repr=False)  # the claims of the play last judged, for its evolve
+
+    def propose(self, key: tuple, claims: list[Claim]) -> None:
+        """The claims of a play just judged (`key` says which play, in which trick): its `evolve` takes them
+        instead of making them again."""
+        self.proposed = (key, claims)
+
+    def proposal(self, key: tuple) -> list[Claim] | None:
+        proposed, self.proposed = self.proposed, None
+        return proposed[1] if proposed is not None and proposed[0] == key else None
 
     @classmethod
     def dealt(cls, copies: Counter, seats: Iterable[int], size: int, hands: dict[int, list[Card]],
@@ -94,12 +105,11 @@ class Knowledge:
         """What is known when a deal starts: the deck's `copies`, `size` cards to each of `seats`, the hands
         entered, and the card turned up."""
         known = {seat: Counter(cards) for seat, cards in hands.items()}
-        pool = Counter(copies)
+        pool = Counter({same_card(card): count for card, count in copies.items()})  # the played cards' objects
         for hand in known.values():
             pool.subtract(hand)
         if turned is not None:
             pool[turned] -= 1
-        pool = +pool
         suits = Counter()
         for card, count in pool.items():
             suits[card.suit] += count
@@ -139,7 +149,8 @@ class Knowledge:
             return None  # its play is found already
         verdict = None
         if claim.count is not None:
-            claim.slack = claim.count(self) - self.left.get(claim.seat, 0)
+            if not claim.counted:
+                claim.slack = claim.count(self) - self.left.get(claim.seat, 0)
             if claim.slack < 0:
                 verdict = claim.short(self, False)
         if verdict is None and claim.watch is not None:
@@ -157,24 +168,27 @@ class Knowledge:
 
     def take(self, seat: int, card: Card) -> bool:
         """`seat` plays `card`: out of its known hand, or out of the pool (True). A known hand that does not hold
-        it is let go first."""
+        it is let go first. (A count that falls to 0 stays in the pool: no count adds it.)"""
         left = self.left
         if seat in left:
             left[seat] -= 1
-        hand = self.hands.get(seat)
-        if hand is not None:
-            if hand[card] > 0:
-                hand[card] -= 1
-                if not hand[card]:
-                    del hand[card]
-                return False
-            self.forget_hand(seat)
+        if self.hands:
+            hand = self.hands.get(seat)
+            if hand is not None:
+                held = hand.get(card, 0)
+                if held > 0:
+                    if held == 1:
+                        del hand[card]
+                    else:
+                        hand[card] = held - 1
+                    return False
+                self.forget_hand(seat)
         pool = self.pool
-        if pool[card] > 0:
-            pool[card] -= 1
-            if not pool[card]:
-                del pool[card]
-            self.suits[card.suit] -= 1
+        count = pool.get(card, 0)
+        if count > 0:
+            pool[card] = count - 1
+            if card.suit is not None:
+                self.suits[card.suit] -= 1
         return True
 
     def remove(self, seat: int, card: Card) -> None:
@@ -182,23 +196,33 @@ class Knowledge:
 
     def would_short(self, seat: int, card: Card, claims: Iterable[Claim]) -> Verdict | None:
         """The first of `claims`, made by `seat` playing `card` (not applied yet), that is already proven false:
-        asked before the play is recorded, so that it is refused."""
-        claims = [claim for claim in claims if claim.count is not None or claim.watch is not None]
-        if not claims:
+        asked before the play is recorded, so that it is refused.
+
+        A claim always allows its own card, so the play takes one allowed card out of the pool and one out of the
+        player's need: a count is asked as it stands (the slack is the same before and after). A watch is asked
+        with the card and the need taken out, as the play leaves them.
+        """
+        watching = []
+        for claim in claims:
+            if claim.count is not None:
+                claim.slack = claim.count(self) - self.left.get(seat, 0)
+                claim.counted = True  # kept by `claim` when the play is recorded next, as it leaves the slack
+                if claim.slack < 0:
+                    return claim.short(self, True)
+            if claim.watch is not None:
+                watching.append(claim)
+        if not watching:
             return None
-        pool, suits, left = self.pool, self.suits, self.left
-        pool[card] -= 1
+        suits, left = self.suits, self.left
         suits[card.suit] -= 1
         left[seat] -= 1
         try:
-            for claim in claims:
-                if claim.count is not None and claim.count(self) < left[seat]:
-                    return claim.short(self, True)
-                if claim.watch is not None and (verdict := claim.watch(self, True)):
+            for claim in watching:
+                verdict = claim.watch(self, True)
+                if verdict:
                     return verdict
             return None
         finally:
-            pool[card] += 1
             suits[card.suit] += 1
             left[seat] += 1
 
@@ -257,3 +281,8 @@ class Knowledge:
         if seen:
             self.close(seen)
         return findings
+
+
+def same_card(card: Card) -> Card:
+    """The card as a play reads it (one object per card: a count looks it up without comparing)."""
+    return _parse_card(card.text, card.suit is not None)

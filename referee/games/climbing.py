@@ -187,8 +187,13 @@ class ClimbingGame(TrickGame):
             def allowed(other: Card) -> bool:
                 return strength[other.rank] >= low
 
-        def count(knowledge: Knowledge) -> int:
-            return sum(copies for other, copies in knowledge.pool.items() if allowed(other))
+        if reaching:
+            def count(knowledge: Knowledge) -> int:
+                return sum(copies for other, copies in knowledge.pool.items()
+                           if low <= strength[other.rank] < top_strength)
+        else:
+            def count(knowledge: Knowledge) -> int:
+                return sum(copies for other, copies in knowledge.pool.items() if strength[other.rank] >= low)
 
         def short(knowledge: Knowledge, now: bool) -> tuple[str, str, dict]:
             details = {"card": str(card), "top": str(top)}

@@ -155,6 +155,7 @@ class TrickGame(Game):
         """
         if not deal.knowledge.knows_hand(seat):
             claims = self.claim_of(state, deal, seat, card, 0)
+            deal.knowledge.propose((deal.number, deal.trick.number, len(deal.trick.plays), seat, card), claims)
             return deal.knowledge.would_short(seat, card, claims) if claims else None
         name = state.names[seat]
         hand = deal.knowledge.hand(seat)
@@ -169,9 +170,16 @@ class TrickGame(Game):
         trick = deal.trick
         knowledge = deal.knowledge
         blind = not knowledge.knows_hand(seat)
+        claims = None
+        if "illegal" not in event and blind:  # what the play claims, made before its card leaves the pool
+            claims = knowledge.proposal((deal.number, trick.number, len(trick.plays), seat, card))
+            if claims is None:
+                claims = self.claim_of(state, deal, seat, card, seq)
+            for claim in claims:
+                claim.seq = seq
         findings = knowledge.played(seat, card, seq, trick.number) + let_stand(event, deal.number, trick.number)
-        if "illegal" not in event and blind:
-            for claim in self.claim_of(state, deal, seat, card, seq):
+        if claims:
+            for claim in claims:
                 finding = knowledge.claim(claim)
                 if finding is not None:
                     findings.append(finding)
