@@ -14,7 +14,9 @@ replays to the state it always had.
   which a reader without the key must not see: format 2 says those in the rule's own sentence.
 
 A match's header (game, players, options, stake) is read the same way: an option the game gained after the
-match was created is the option's default, the rules the match was played by.
+match was created is the rule the match was played by: the option's default, or, where the option keeps an
+earlier rule (its `earlier`, such as Ogurets' `joker_overtakes_king`: true for a match created before the
+revised king rule), that rule.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def written(event: dict) -> dict:
 
 
 def header_read(header: dict, defaults: dict) -> dict:
-    """A match's header with the options the game gained since the match was created, at their defaults."""
+    """A match's header with the options the game gained since the match was created, at `defaults`: for each
+    option, what a match created without it was played by."""
     return {**header, "options": {**defaults, **header["options"]}}
 

@@ -74,7 +74,7 @@ class Match:
     @classmethod
     def from_header(cls, header: dict) -> Match:
         game = get_game(header["game"])
-        header = header_read(header, {option.name: option.default for option in game.options})
+        header = header_read(header, {option.name: option.before for option in game.options})
         return cls(game, list(header["players"]), dict(header["options"]), Decimal(header["stake"]),
                    header.get("currency"))
 

@@ -23,9 +23,13 @@ def legal(hand: list[str], table: list[str], options: dict) -> list[str]:
     if not table:
         return cards
     top = max(table, key=STRENGTH.get)
-    locking = ("X" if options["jokers"] else "K") if options["top_card_rule"] else None
-    if top == locking:
-        return cards[:1]
+    if options["top_card_rule"]:
+        if options["jokers"] and options.get("joker_overtakes_king", True):
+            if top == "X":  # the rule before RULES.md §2 was revised: the joker locks, a king can be overtaken
+                return cards[:1]
+        elif any(card == "K" and all(STRENGTH[before] <= STRENGTH["K"] for before in table[:place])
+                 for place, card in enumerate(table)):
+            return cards[:1]  # a king that was the highest card on the table locks the trick
     return [card for card in cards if STRENGTH[card] >= STRENGTH[top]] or cards[:1]
 
 

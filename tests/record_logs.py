@@ -29,6 +29,16 @@ NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve"]
 SEEDS = (1, 2, 3)
 
 
+def final_read(log: dict) -> dict:
+    """The stored final state as the engine shows it now: the same, but for the options the game gained since
+    the log was recorded, each at the value a match created without it keeps (`Option.before`: its default, or
+    the earlier rule, as Ogurets' `joker_overtakes_king` for a match created before RULES.md §2 was revised)."""
+    game = GAMES[log["header"]["game"]]
+    gained = {option.name: option.before for option in game.options if option.name not in log["header"]["options"]}
+    final = log["final"]
+    return {**final, "options": {**final["options"], **gained}} if gained else final
+
+
 def record(match: Match, about: str) -> dict:
     return {"format": FORMAT, "about": about, "header": match.header(), "events": match.log, "final": match.view()}
 

@@ -29,7 +29,8 @@ def test_a_match_of_ogurets_from_the_first_deal_to_the_settlement(table, options
     rng = random.Random(seed)
     match = ApiMatch(table, "ogurets", PLAYERS, options=options, stake="1", currency="PLN")
     state = match.view()
-    assert state["options"] == {"jokers": 0, "top_card_rule": True, "threshold": 21, "lives": 2, **options}
+    assert state["options"] == {"jokers": 0, "top_card_rule": True, "joker_overtakes_king": False, "threshold": 21,
+                                "lives": 2, **options}
     threshold = state["options"]["threshold"]
     assert [(p["lives"], p["points"], p["tricks_taken"], p["place"]) for p in state["players"]] == [(2, 0, 0, None)] * 3
     assert state["expected"] == {"type": "deal", "dealer": None, "deal": 1, "cards": 7}
@@ -100,8 +101,10 @@ def test_a_match_of_ogurets_from_the_first_deal_to_the_settlement(table, options
 def test_a_fifth_king_is_refused_and_the_players_may_end_the_match_mid_deal(table):
     match = ApiMatch(table, "ogurets", PLAYERS, stake="0.50")
     match.play({"type": "deal", "dealer": 0})
-    for seat in (1, 2, 0, 0):  # the latest of equal kings takes the trick: S leads the second one
-        match.play({"type": "play", "seat": seat, "card": "K"})
+    # the latest of equal kings takes the trick: S leads the second one (a king on a king is the lowest card only
+    # of a hand of kings, which two kings left cannot make: refused, and let stand here)
+    for seat, force in ((1, False), (2, True), (0, True), (0, False)):
+        match.play({"type": "play", "seat": seat, "card": "K", "force": force})
     assert match.view()["deal"]["taken"]["0"] == {"tricks": [1], "cards": ["K", "K", "K"], "points": 39}
     assert match.view()["expected"]["exhausted"] == ["K"]
     refused = match.rejection({"type": "play", "seat": 1, "card": "K", "force": True})

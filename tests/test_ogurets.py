@@ -58,7 +58,7 @@ def test_catalogue_describes_the_game_and_every_option_in_a_sentence():
     assert entry["description"].endswith(".")
     options = {option["name"]: option for option in entry["options"]}
     assert {name: option["default"] for name, option in options.items()} == {
-        "jokers": 0, "top_card_rule": True, "threshold": 21, "lives": 2}
+        "jokers": 0, "top_card_rule": True, "joker_overtakes_king": False, "threshold": 21, "lives": 2}
     assert options["jokers"]["choices"] == [0, 3]
     for option in options.values():
         assert len(option["description"]) > 20 and option["description"].endswith(".")
@@ -131,8 +131,36 @@ def test_a_king_on_top_makes_every_later_player_play_their_lowest():
     assert match.view()["players"][2]["points"] == 5 + 13 + 5 + 4
 
 
-def test_with_jokers_a_king_can_be_overtaken_and_the_joker_locks_the_trick():
+def test_with_jokers_the_king_still_locks_the_trick_and_a_joker_follows_it_only_as_the_lowest_card():
+    """RULES.md §2 (revised): a king as the highest card on the table locks the trick, with or without jokers."""
     match = new_match(3, jokers=3)
+    match.play({"type": "deal", "dealer": 0, "hands": {"2": ["X", "K", "2", "5", "J", "Q", "6"],
+                                                       "0": ["X", "3", "K", "K", "J", "Q", "A"]}})
+    play(match, "K")
+    assert (match.expected()["rule"], match.expected()["top"], match.expected()["legal"]) == ("lowest", "K", ["2"])
+    refused = reject(match, "X")
+    assert refused.code == "must_play_lowest"
+    assert refused.message == "K tops the trick, so N must play their lowest card, and X is not it."
+    play(match, "2")
+    assert match.expected()["legal"] == ["A"]
+    assert reject(match, "X").code == "must_play_lowest"
+    play(match, "A")
+    assert match.expected()["seat"] == 1  # W's king took the trick
+    play(match, "X")  # a joker led is the highest card: N must play a joker or the lowest card
+    assert (match.expected()["rule"], match.expected()["top"], match.expected()["legal"]) == ("reach", "X", ["X"])
+
+
+def test_with_jokers_a_blind_joker_on_a_king_is_refused_while_too_few_jokers_are_left_to_be_all_the_hand():
+    match = new_match(3, jokers=3)
+    match.play({"type": "deal", "dealer": 0})
+    play(match, "K")
+    refused = reject(match, "X")  # N's joker on the king: all N's other six cards would be jokers
+    assert (refused.code, refused.details["case"]) == ("must_play_lowest", "top_card")
+    assert match.view()["options"]["joker_overtakes_king"] is False
+
+
+def test_with_jokers_overtaking_the_king_a_king_can_be_overtaken_and_the_joker_locks_the_trick():
+    match = new_match(3, jokers=3, joker_overtakes_king=True)
     match.play({"type": "deal", "dealer": 0, "hands": {"2": ["X", "K", "2", "5", "J", "Q", "6"],
                                                        "0": ["X", "3", "9", "4", "J", "Q", "7"]}})
     play(match, "K")

@@ -67,6 +67,7 @@ def test_every_injected_revoke_is_found_by_the_end_of_its_hand(game, rate):
     rng = table.rng
     injected: list[int] = []  # the illegal blind plays (seqs) of the hand being played
     every_injected: set[int] = set()
+    forced_seqs: set[int] = set()
     while (expected := match.expected()) is not None:
         if expected["type"] == "deal":
             injected = []
@@ -86,14 +87,26 @@ def test_every_injected_revoke_is_found_by_the_end_of_its_hand(game, rate):
                 raise AssertionError(f"{card} from a known hand was accepted")
             table.play()
         else:
-            event = table.play(rng.choice(wrong))
+            card = rng.choice(wrong)
+            try:  # blind: refused only when what the table has seen already proves it
+                match.decide({"type": "play", "seat": seat, "card": card})
+                forced = False
+            except Rejected as error:
+                assert error.forceable and error.code in ("must_follow_suit", "must_trump")
+                forced = True
+            event = table.play(card, force=forced)
             injected.append(event["seq"])
             every_injected.add(event["seq"])
+            if forced:
+                forced_seqs.add(event["seq"])
         findings = match.view()["findings"]
         for finding in findings:
             assert finding["seq"] in every_injected
             assert finding["code"] in ("must_follow_suit", "must_trump")
-            assert finding["proof_seq"] > finding["seq"]
+            if finding["seq"] in forced_seqs:
+                assert finding["proof_seq"] == finding["seq"]
+            else:
+                assert finding["proof_seq"] > finding["seq"]
         if match.expected() is None or match.expected()["type"] == "deal":
             assert set(injected) <= {finding["seq"] for finding in findings}, "found by the end of its hand"
     assert {finding["seq"] for finding in match.view()["findings"]} == every_injected

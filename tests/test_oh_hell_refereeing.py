@@ -3,7 +3,7 @@
 import pytest
 from oh_hell_table import HAND_1, bid, first_hand, new, play, play_first_hand, play_second_hand, rejection
 
-from referee import CardError, InvalidInput
+from referee import CardError, InvalidInput, Match
 
 # --- rejected plays ------------------------------------------------------------------------------
 
@@ -159,7 +159,9 @@ def test_a_blind_revoke_is_found_when_the_suit_shows_up():
                                    "but played QS in trick 3: a revoke.")
 
 
-def test_a_blind_refusal_to_trump_is_found_when_a_trump_shows_up():
+def test_a_blind_refusal_to_trump_is_found_once_the_player_is_proven_void_in_the_suit_led():
+    """Holding a trump proves a refusal to trump only once the player is known to have had none of the suit led:
+    until then the play may as well be a revoke (issue 29)."""
     match = new(sequence=[3, 2], must_trump=True)
     first_hand(match)
     play(match, 1, "KS")
@@ -168,8 +170,85 @@ def test_a_blind_refusal_to_trump_is_found_when_a_trump_shows_up():
     play(match, 0, "9C")
     play(match, 1, "2C")
     _, _, findings = play(match, 2, "2H")
+    assert findings == []  # Cid held a trump, but may have held a spade too
+    _, _, findings = play(match, 2, "JD")  # Cid's last card, no spade: Cid could not follow, and held 2H
     assert [(f.seq, f.code, f.trick) for f in findings] == [(skipped["seq"], "must_trump", 1)]
-    assert "did not trump" in findings[0].message and "2H" in findings[0].message
+    assert findings[0].message == ("Cid could not follow spades in trick 1 of hand 1 and did not trump (played 5D "
+                                   "on KS), but played the trump 2H in trick 2.")
+
+
+def test_with_must_trump_a_revoke_is_named_a_revoke_even_after_a_trump_showed():
+    """The issue's table: 3 players, `sequence [3]`, trump 2S. B's 3C on AH claims no heart and no trump; B's
+    5S shows a trump, and B's 4H then proves that B could follow hearts: a revoke, named `must_follow_suit`."""
+    match = Match.create("oh_hell", ["A", "B", "C"], {"sequence": [3], "must_trump": True,
+                                                      "no_trump_last_hand": False})
+    match.play({"type": "deal", "dealer": 2, "trump": "2S"})
+    for seat in (0, 1, 2):
+        bid(match, seat, 1)
+    skipped, _, _ = play(match, 0, "AH")
+    skipped, _, _ = play(match, 1, "3C")
+    play(match, 2, "6H")
+    play(match, 0, "AD")
+    _, _, findings = play(match, 1, "5S")
+    assert findings == []  # a trump: B may have been void in hearts, or not
+    play(match, 2, "7D")
+    _, _, findings = play(match, 1, "4H")
+    assert [(f.seq, f.code, f.trick, f.proof_seq) for f in findings] == [
+        (skipped["seq"], "must_follow_suit", 1, match.seq)]
+    assert findings[0].message == ("B did not follow hearts in trick 1 of hand 1 (played 3C on AH), but played 4H "
+                                   "in trick 3: a revoke.")
+    play(match, 2, "8H")
+    play(match, 0, "KC")
+    assert [f["code"] for f in match.view()["findings"]] == ["must_follow_suit"]
+
+
+def test_with_hands_entered_for_three_seats_the_fourth_is_known_and_its_revoke_refused():
+    """4 players, 13 cards, three hands entered: D's hand is what is left. D must hold 2H 3H 4H, so D's 5S on AH
+    is refused at once, as a revoke, and the table may let it stand."""
+    deck = [f"{rank}{suit}" for suit in "SHDC" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                                            "K", "A")]
+    d_hand = ["2H", "3H", "4H", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]
+    rest = [card for card in deck if card not in d_hand]
+    hands = {"0": rest[0:13], "1": rest[13:26], "2": rest[26:39]}
+    assert "AH" in hands["0"]
+    match = Match.create("oh_hell", ["A", "B", "C", "D"], {"sequence": [13]})
+    match.play({"type": "deal", "dealer": 3, "hands": hands})
+    for seat in (0, 1, 2, 3):
+        bid(match, seat, 3)
+    play(match, 0, "AH")
+    play(match, 1, "2D")  # B holds the diamonds and C the clubs: no heart, both free to discard
+    play(match, 2, "2C")
+    error = rejection(match, {"type": "play", "seat": 3, "card": "5S"})
+    assert (error.code, error.forceable) == ("must_follow_suit", True)
+    assert error.message == "D holds hearts and must follow suit, not play 5S."
+    _, warnings, findings = play(match, 3, "5S", force=True)
+    assert [f.code for f in findings] == ["must_follow_suit"] and warnings
+
+
+def test_blind_a_revoke_is_found_by_another_players_card_that_leaves_no_hand_without_the_suit():
+    """Not only the player's own later cards prove a claim (issue 29). A holds twelve spades and AH, B the
+    diamonds; C and D share the rest: 12 hearts, 13 clubs and 2S. Both discard clubs on AH, each claiming no
+    heart; each claim alone could be true, but every club shown leaves fewer cards of other suits for the other
+    one: C's 4C in trick 2 leaves D's claim no hand, and is its proof."""
+    spades = [f"{rank}S" for rank in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+    diamonds = [f"{rank}D" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+    match = Match.create("oh_hell", ["A", "B", "C", "D"], {"sequence": [13]})
+    match.play({"type": "deal", "dealer": 3, "hands": {"0": spades + ["AH"], "1": diamonds}})
+    for seat in (0, 1, 2, 3):
+        bid(match, seat, 3)
+    play(match, 0, "AH")
+    play(match, 1, "2D")
+    play(match, 2, "2C")
+    revoke, _, findings = play(match, 3, "3C")
+    assert findings == []
+    play(match, 0, "KS")
+    play(match, 1, "3D")
+    proof, _, findings = play(match, 2, "4C")
+    assert [(f.seq, f.seat, f.code, f.trick, f.proof_seq) for f in findings] == [
+        (revoke["seq"], 3, "must_follow_suit", 1, proof["seq"])]
+    assert findings[0].details["case"] == "counted"
+    assert findings[0].message == ("D did not follow hearts in trick 1 of hand 1 (played 3C on AH), but too few "
+                                   "cards of other suits are left unseen to fill the rest of D's hand: a revoke.")
 
 
 def test_a_discard_without_the_suit_or_a_trump_is_no_revoke():

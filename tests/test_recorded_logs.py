@@ -11,7 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from record_logs import FORMAT, LOGS
+from record_logs import FORMAT, LOGS, final_read
 
 from referee import GAMES, Match
 
@@ -28,7 +28,24 @@ def test_a_recorded_log_replays_to_its_stored_final_state(path: Path):
     log = json.loads(path.read_text(encoding="utf-8"))
     assert log["format"] == FORMAT and log["header"]["game"] == path.parent.name
     replayed = Match.replay(log["header"], log["events"]).view()
-    assert json.loads(json.dumps(replayed)) == log["final"]
+    assert json.loads(json.dumps(replayed)) == final_read(log)
+
+
+def test_an_ogurets_match_created_before_the_revised_king_rule_keeps_the_joker_overtaking_the_king():
+    """RULES.md §2 was revised (issue 29): a match created before it, whose header has no `joker_overtakes_king`,
+    keeps the rule it was created with; a new match takes the revised rule."""
+    log = json.loads((LOGS / "ogurets" / "001-table.json").read_text(encoding="utf-8"))
+    assert "joker_overtakes_king" not in log["header"]["options"]
+    old = Match.replay({**log["header"], "options": {**log["header"]["options"], "jokers": 3}}, [])
+    assert old.options["joker_overtakes_king"] is True
+    old.play({"type": "deal", "dealer": 0})
+    old.play({"type": "play", "seat": 1, "card": "K"})
+    assert old.expected()["rule"] == "reach"  # a joker may still overtake the king
+    new = Match.create("ogurets", log["header"]["players"], {"jokers": 3})
+    assert new.header()["options"]["joker_overtakes_king"] is False
+    new.play({"type": "deal", "dealer": 0})
+    new.play({"type": "play", "seat": 1, "card": "K"})
+    assert new.expected()["rule"] == "lowest"
 
 
 def test_the_seed_deal_ends_as_the_seed_says():

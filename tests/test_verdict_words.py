@@ -48,11 +48,45 @@ def collected(game: str) -> list[tuple[str, str, int | None, dict]]:
     return verdicts(game, seed=13, matches=matches, steps=steps)
 
 
+COUNTED = {"say.bid_out_of_range": "size", "say.card_not_held.too_many": "held"}
+"""As words.js: the verdicts whose words depend on a number, and the detail that holds it."""
+PLURAL_FORMS = {"pl": ("one", "few", "many", "other"), "en": ("one", "other"), "ru": ("one", "few", "many", "other")}
+
+
+def said(key: str, lang: str) -> bool:
+    return key in words(lang) or f"{key}.other" in words(lang)
+
+
 def key_for(code: str, details: dict, lang: str) -> str | None:
-    """As words.js: `say.<code>.<case>` when the language has it, else `say.<code>`."""
-    if details.get("case") and f"say.{code}.{details['case']}" in words(lang):
+    """As words.js: `say.<code>.<case>` when the language has it, else `say.<code>` (either in one form or in the
+    forms of a number)."""
+    if details.get("case") and said(f"say.{code}.{details['case']}", lang):
         return f"say.{code}.{details['case']}"
-    return f"say.{code}" if f"say.{code}" in words(lang) else None
+    return f"say.{code}" if said(f"say.{code}", lang) else None
+
+
+def forms(key: str, lang: str) -> list[str]:
+    """The words of `key`: its one form, or every form of its number."""
+    if key in words(lang):
+        return [words(lang)[key]]
+    return [words(lang)[f"{key}.{form}"] for form in PLURAL_FORMS[lang]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_verdict_with_a_noun_after_a_number_has_every_plural_form_and_only_those_do(lang):
+    for key, counted in COUNTED.items():
+        texts = forms(key, lang)
+        assert all("{" + counted + "}" in text for text in texts), (key, lang)
+    for key in words(lang):
+        base, _, form = key.rpartition(".")
+        if key.startswith("say.") and form in ("one", "few", "many", "other"):
+            assert base in COUNTED, f"{key}: words.js chooses no form for it"
+
+
+def test_words_js_counts_the_same_verdicts():
+    source = (ROOT / "webui" / "static" / "js" / "words.js").read_text(encoding="utf-8")
+    listed = re.search(r"export const COUNTED = (\{[^}]*\});", source).group(1)
+    assert json.loads(listed) == COUNTED
 
 
 def test_the_scan_finds_the_verdicts():
@@ -90,7 +124,7 @@ def test_every_verdict_met_is_said_with_every_placeholder_filled(game, lang):
         given = {name for name, value in details.items() if value is not None}
         if seat is not None:
             given.add("name")
-        needed = set(re.findall(r"\{(\w+)\}", words(lang)[key]))
+        needed = {name for text in forms(key, lang) for name in re.findall(r"\{(\w+)\}", text)}
         assert needed <= given, (kind, code, details, lang, needed - given)
 
 

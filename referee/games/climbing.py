@@ -116,8 +116,8 @@ class ClimbingGame(TrickGame):
             seat = state.next_seat_in(seat)
             seats.append(seat)
         return ClimbDeal(number=state.deals_played, dealer=event["dealer"], seats=seats, size=self.hand_size,
-                         copies=self.copies(state.options), tricks=[Trick(1, seats[0])], knowledge=Knowledge(hands={
-                             seat: Counter(cards) for seat, cards in hands.items()}))
+                         copies=self.copies(state.options), tricks=[Trick(1, seats[0])],
+                         knowledge=Knowledge.dealt(self.copies(state.options), seats, self.hand_size, hands))
 
     # --- play ----------------------------------------------------------------------------------
     def not_in_deck(self, state: Table, card: Card, text: object, field: str) -> InvalidInput:
@@ -149,29 +149,84 @@ class ClimbingGame(TrickGame):
         return ("must_play_lowest", f"{name} cannot reach {need.top}, so must play their lowest card, and {card} "
                 "is not it.", {**details, "case": "cannot_reach"})
 
-    def claim_of(self, state: Table, deal: ClimbDeal, seat: int, card: Card, seq: int) -> Claim | None:
-        """What a blind play below the top card says about the rest of the hand."""
+    def claim_of(self, state: Table, deal: ClimbDeal, seat: int, card: Card, seq: int) -> list[Claim]:
+        """What a blind play below the top card says about the rest of the hand: every card still held is from
+        `card` up (the trick is locked, or an ace led: `card` is the lowest), or from `card` up to below the top
+        (the player could not reach it, so `card` is the lowest).
+
+        Counted (see `Knowledge`): the player's other cards are in the pool, so the claim can be true only while
+        the pool holds as many allowed ranks as the player still holds. Suits do not matter, so the pool is a
+        count per rank and a hand is any multiset of it: the count is exact (sound and complete).
+        """
         need = self.requirement(state, deal)
         if need.kind == "any":
-            return None
+            return []
         reaching = need.kind == "reach"
-        if reaching and self.strength(card) >= self.strength(need.top):
-            return None
+        strength = self.rank_strength
+        low, top_strength = strength[card.rank], strength[need.top.rank]
+        if reaching and low >= top_strength:
+            return []
         name, top, trick = state.names[seat], need.top, deal.trick.number
-        strength = self.strength
+        case = need.case
 
         def disproof(later: Card, _trick: int) -> tuple[str, str, dict] | None:
-            if reaching and strength(later) >= strength(top):
+            if reaching and strength[later.rank] >= top_strength:
                 return "must_play_higher", (f"{name} played {card} on {top} in trick {trick}, but held {later} "
                                             f"(played later), which reaches {top}."), {
                     "card": str(card), "top": str(top), "trick": trick, "later": str(later), "case": "found"}
-            if strength(later) < strength(card):
+            if strength[later.rank] < low:
                 return "must_play_lowest", (f"{name} played {card} on {top} in trick {trick} as their lowest card, "
                                             f"but later played {later}."), {
                     "card": str(card), "top": str(top), "trick": trick, "later": str(later), "case": "found"}
             return None
 
-        return Claim(seat, seq, disproof, deal.number, trick)
+        if reaching:
+            def allowed(other: Card) -> bool:
+                return low <= strength[other.rank] < top_strength
+        else:
+            def allowed(other: Card) -> bool:
+                return strength[other.rank] >= low
+
+        if reaching:
+            def count(knowledge: Knowledge) -> int:
+                return sum(copies for other, copies in knowledge.pool.items()
+                           if low <= strength[other.rank] < top_strength)
+        else:
+            def count(knowledge: Knowledge) -> int:
+                return sum(copies for other, copies in knowledge.pool.items() if strength[other.rank] >= low)
+
+        def short(knowledge: Knowledge, now: bool) -> tuple[str, str, dict]:
+            details = {"card": str(card), "top": str(top)}
+            if reaching:
+                below = sum(copies for other, copies in knowledge.pool.items() if strength[other.rank] < top_strength)
+                held_top = below < knowledge.left.get(seat, 0)  # too few cards below the top: one reaches it
+                if now and held_top:
+                    return "must_play_higher", f"{name} holds {top} or higher and must play it, not {card}.", details
+                if now:
+                    return "must_play_lowest", (
+                        f"{name} cannot play {card} on {top}: too few cards from {card} up to below {top} are left "
+                        f"unseen to fill {name}'s hand, so {name} holds {top} or higher, or a card below {card}."), {
+                        **details, "case": "reach_or_lowest"}
+                details["trick"] = trick
+                if held_top:
+                    return "must_play_higher", (
+                        f"{name} played {card} on {top} in trick {trick}, unable to reach it, but too few cards below "
+                        f"{top} are left unseen to fill the rest of {name}'s hand: {name} held {top} or higher."), {
+                        **details, "case": "counted"}
+                return "must_play_lowest", (
+                    f"{name} played {card} on {top} in trick {trick} as their lowest card, unable to reach it, but "
+                    f"too few cards from {card} up to below {top} are left unseen to fill the rest of {name}'s "
+                    "hand."), {**details, "case": "counted_reach"}
+            if now:
+                why = f"{top} was led" if case == "ace_led" else f"{top} tops the trick"
+                return ("must_play_lowest", f"{why}, so {name} must play their lowest card, and {card} is not it.",
+                        {**details, "case": case})
+            return "must_play_lowest", (
+                f"{name} played {card} on {top} in trick {trick} as their lowest card, but too few cards of {card} or "
+                f"higher are left unseen to fill the rest of {name}'s hand."), {
+                **details, "trick": trick, "case": "counted"}
+
+        return [Claim(seat, seq, disproof, deal.number, trick, allowed=allowed, count=count, short=short)]
 
     def trick_winner(self, state: Table, deal: ClimbDeal, trick: Trick) -> int:
         return self.top_play(trick).seat

@@ -1,8 +1,12 @@
 """Ogurets / Огурец (RULES.md §2): seven cards, the ace lowest yet worth 14, points in the tricks cost lives.
 
 Suits do not matter. Ranks climb A < 2 < ... < 10 < J < Q < K (< joker, with `jokers: 3`). Each player
-must play a card not lower than the highest on the table, or their lowest; a king on top of the trick (the
-joker, when jokers are in) makes every later player in that trick play their lowest card (`top_card_rule`).
+must play a card not lower than the highest on the table, or their lowest; a king as the highest card on the
+table locks the trick: every later player in it plays their lowest card (`top_card_rule`), with or without
+jokers (RULES.md §2, revised: a joker follows a king only as its player's lowest card; a joker led or played on
+lower cards is the highest card, to be reached with a joker). Option `joker_overtakes_king` keeps the earlier
+rule, under which a joker overtakes a king and the joker, not the king, locks the trick; a match created before
+the revision has no such option in its header and keeps that earlier rule (`Option.earlier`).
 The latest of equal highest cards takes the trick, face up, and its player leads the next.
 
 After seven tricks each player counts the points in the tricks they took (2-10 face value, J 11, Q 12,
@@ -17,7 +21,7 @@ history keeps each deal's points and the lives after it.
 from __future__ import annotations
 
 from ..cards import JOKER, RANKS, Card
-from .climbing import ClimbDeal, ClimbingGame, Trick
+from .climbing import ClimbDeal, ClimbingGame, Requirement, Trick
 from .options import Option
 from .table import Table, eliminate
 
@@ -57,8 +61,13 @@ class Ogurets(ClimbingGame):
     options = (
         Option("jokers", "integer", 0, "Play with 3 jokers (a 55-card deck): the joker ranks above the king and is "
                "worth 15 points.", choices=(0, 3)),
-        Option("top_card_rule", "boolean", True, "A king on top of the trick (with jokers, a joker) makes every "
-               "later player in that trick play their lowest card."),
+        Option("top_card_rule", "boolean", True, "A king as the highest card on the table locks the trick: every "
+               "later player in that trick plays their lowest card, even holding a king (with jokers that overtake "
+               "the king, a joker locks it instead)."),
+        Option("joker_overtakes_king", "boolean", False, "With jokers: a joker may overtake a king on top of the "
+               "trick, and the joker, not the king, locks the trick (the earlier rule, kept by the matches created "
+               "under it).",
+               earlier=True),
         Option("threshold", "integer", 21, "Taking this many points or more in one deal costs a life.",
                minimum=1, maximum=MAX_THRESHOLD),
         Option("lives", "integer", 2, "Lives each player starts with; a player with none left is out.",
@@ -141,7 +150,21 @@ class Ogurets(ClimbingGame):
     def locking_rank(self, options: dict) -> str | None:
         if not options["top_card_rule"]:
             return None
-        return JOKER if options["jokers"] else "K"
+        return JOKER if options["jokers"] and options["joker_overtakes_king"] else "K"
+
+    def requirement(self, state: Table, deal: ClimbDeal) -> Requirement:
+        """As every climbing game, except that a king that was the highest card on the table when it was played
+        locks the trick for good (a joker played on it as its player's lowest card does not unlock it)."""
+        options = state.options
+        if options["top_card_rule"] and options["jokers"] and not options["joker_overtakes_king"]:
+            top = None
+            for play in deal.trick.plays:
+                if top is None or self.strength(play.card) >= self.strength(top.card):
+                    if play.card.rank == "K":
+                        return Requirement("lowest", play.card)
+                    top = play
+            return Requirement("reach", top.card) if top else Requirement("any")
+        return super().requirement(state, deal)
 
     # --- the fold ------------------------------------------------------------------------------
     def starting_lives(self, options: dict) -> int:

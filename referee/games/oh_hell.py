@@ -195,7 +195,8 @@ class OhHell(TrickGame):
         trump = self.card(event["trump"]) if event.get("trump") else None
         return OhHellDeal(number=number, size=state.sizes[number - 1], dealer=dealer, seats=seats, trump_card=trump,
                           bids=[None] * n, taken=[0] * n, tricks=[Trick(1, seats[0])],
-                          knowledge=Knowledge(hands={seat: Counter(cards) for seat, cards in hands.items()}))
+                          knowledge=Knowledge.dealt(self.copies(state.options), seats, state.sizes[number - 1], hands,
+                                                    trump))
 
     # --- bids ----------------------------------------------------------------------------------
     def forbidden_bid(self, state: OhHellTable, deal: OhHellDeal, seat: int) -> int | None:
@@ -267,7 +268,7 @@ class OhHell(TrickGame):
     def legal(self, state: OhHellTable, deal: OhHellDeal, hand: Counter) -> list[Card]:
         return legal_cards(hand, deal.trick.led, deal.trump, state.options["must_trump"])
 
-    def claim_of(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card, seq: int) -> Claim | None:
+    def claim_of(self, state: OhHellTable, deal: OhHellDeal, seat: int, card: Card, seq: int) -> list[Claim]:
         return discard_claim(state.names[seat], seat, seq, card, deal.trick, deal.trump,
                              state.options["must_trump"], deal.number)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+NEW = object()
+"""An option's `earlier` when matches created before the option existed were played by its default."""
+
 
 @dataclass(frozen=True)
 class Option:
@@ -17,6 +20,14 @@ class Option:
     choices: tuple = ()
     minimum: int | None = None
     maximum: int | None = None
+    earlier: Any = NEW
+    """The value a match created before the option existed keeps (the rule it was created with), where that is
+    not the default: read by `formats.header_read` for a header that does not name the option."""
+
+    @property
+    def before(self) -> Any:
+        """What a match whose header does not name this option plays by."""
+        return self.default if self.earlier is NEW else self.earlier
 
     def check(self, value: Any) -> Any:
         if self.kind == "boolean":

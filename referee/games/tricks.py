@@ -116,8 +116,9 @@ class TrickGame(Game):
         """The cards of a known hand that may be played now, sorted."""
         raise NotImplementedError
 
-    def claim_of(self, state: Table, deal: TrickDeal, seat: int, card: Card, seq: int) -> Claim | None:
-        """What a blind play says about the rest of the player's hand, when it says something."""
+    def claim_of(self, state: Table, deal: TrickDeal, seat: int, card: Card, seq: int) -> list[Claim]:
+        """What a blind play says about the rest of the player's hand (nothing, one claim, or several: each is
+        found on its own, and the first found closes the others)."""
         raise NotImplementedError
 
     def trick_winner(self, state: Table, deal: TrickDeal, trick: Trick) -> int:
@@ -146,12 +147,16 @@ class TrickGame(Game):
         return judged({"type": "play", "seat": seat, "card": str(card)}, [illegal] if illegal else [], force, seat)
 
     def judge(self, state: Table, deal: TrickDeal, seat: int, card: Card) -> tuple[str, str, dict] | None:
-        """With the player's hand known: the rule the card breaks, or None. Blind: always None.
+        """With the player's hand known: the rule the card breaks, or None. Blind: the rule broken when what the
+        table has seen already proves the play's claim false (no hand consistent with it makes the play legal:
+        see `Knowledge`), else None.
 
         The hand is the table's secret: the verdict names the rule and the card played, no other card of it.
         """
         if not deal.knowledge.knows_hand(seat):
-            return None
+            claims = self.claim_of(state, deal, seat, card, 0)
+            deal.knowledge.propose((deal.number, deal.trick.number, len(deal.trick.plays), seat, card), claims)
+            return deal.knowledge.would_short(seat, card, claims) if claims else None
         name = state.names[seat]
         hand = deal.knowledge.hand(seat)
         if hand[card] == 0:
@@ -163,12 +168,21 @@ class TrickGame(Game):
         seat, seq = event["seat"], event["seq"]
         card = self.card(event["card"])
         trick = deal.trick
-        findings = deal.knowledge.test(seat, [card], seq, trick.number) + let_stand(event, deal.number, trick.number)
-        if "illegal" not in event and not deal.knowledge.knows_hand(seat):
-            claim = self.claim_of(state, deal, seat, card, seq)
-            if claim:
-                deal.knowledge.claim(claim)
-        deal.knowledge.remove(seat, card)
+        knowledge = deal.knowledge
+        blind = not knowledge.knows_hand(seat)
+        claims = None
+        if "illegal" not in event and blind:  # what the play claims, made before its card leaves the pool
+            claims = knowledge.proposal((deal.number, trick.number, len(trick.plays), seat, card))
+            if claims is None:
+                claims = self.claim_of(state, deal, seat, card, seq)
+            for claim in claims:
+                claim.seq = seq
+        findings = knowledge.played(seat, card, seq, trick.number) + let_stand(event, deal.number, trick.number)
+        if claims:
+            for claim in claims:
+                finding = knowledge.claim(claim)
+                if finding is not None:
+                    findings.append(finding)
         deal.note(card)
         trick.plays.append(Play(seat, card, seq))
         deal.cards_played[seat] += 1
@@ -265,26 +279,78 @@ def broken_rule(name: str, held: Counter, card: Card, led: str | None, trump: st
 
 
 def discard_claim(name: str, seat: int, seq: int, card: Card, trick: Trick, trump: str | None, must_trump: bool,
-                  deal: int) -> Claim | None:
-    """What a blind play off the suit led claims: void in that suit, and (must_trump, not a trump) no trump."""
+                  deal: int) -> list[Claim]:
+    """What a blind play off the suit led claims: void in that suit; and, where trumping is compulsory and the card
+    is no trump, that being void the player held no trump. Two claims, each found on its own proof:
+
+    - **the revoke** (`must_follow_suit`): a later card of the suit led from the player, or the pool holding
+      fewer cards of the other suits than the player still holds (every consistent hand then holds the suit led);
+    - **not trumping** (`must_trump`), only once the player is proven void in the suit led (no card of it left in
+      the pool, or the player's hand played out, and none shown by them) and proven to have held a trump (a later
+      trump of theirs, or the pool holding fewer cards other than trumps than the player still holds). Holding a
+      trump proves nothing while the player may have held the suit led: that play is then a revoke, and is named
+      one when its proof comes, blind as with the hand entered. Every card is played by the end of the hand, so
+      one of the two is found by then.
+
+    Counting is exact (see `Knowledge`): a hand is any set of the pool's cards, so the pool holds a hand void in a
+    suit (and without trumps) exactly when it has that many cards of the other suits.
+    """
     led = trick.led
     if led is None or card.suit == led:
-        return None
-    no_trump = trump if must_trump and trump and card.suit != trump else None
+        return []
     lead = trick.plays[0].card
     where = f"in trick {trick.number} of hand {deal}"
+    number = trick.number
+    facts = {"card": str(card), "lead": str(lead), "led": led, "trick": number, "deal": deal}
 
     def disproof(later: Card, trick_now: int) -> tuple[str, str, dict] | None:
         if later.suit == led:
             return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]}s {where} (played {card} on "
                                         f"{lead}), but played {later} in trick {trick_now}: a revoke."), {
-                "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
-                "later": str(later), "later_trick": trick_now, "case": "found"}
-        if later.suit == no_trump:
-            return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]}s {where} and did not trump (played "
-                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now}."), {
-                "card": str(card), "lead": str(lead), "led": led, "trick": trick.number, "deal": deal,
-                "later": str(later), "later_trick": trick_now, "case": "found"}
+                **facts, "later": str(later), "later_trick": trick_now, "case": "found"}
         return None
 
-    return Claim(seat, seq, disproof, deal, trick.number)
+    def allowed(other: Card) -> bool:
+        return other.suit != led
+
+    def count(knowledge: Knowledge) -> int:
+        return sum(knowledge.suits.values()) - knowledge.suits[led]
+
+    def short(knowledge: Knowledge, now: bool) -> tuple[str, str, dict]:
+        if now:
+            return ("must_follow_suit", f"{name} holds {SUIT_NAMES[led]}s and must follow suit, not play {card}.",
+                    {"card": str(card), "led": led})
+        return "must_follow_suit", (f"{name} did not follow {SUIT_NAMES[led]}s {where} (played {card} on {lead}), but "
+                                    f"too few cards of other suits are left unseen to fill the rest of {name}'s hand: "
+                                    "a revoke."), {**facts, "case": "counted"}
+
+    claims = [Claim(seat, seq, disproof, deal, number, allowed=allowed, count=count, short=short)]
+    if not (must_trump and trump and trump != led and card.suit != trump):
+        return claims
+    shown: list[tuple[Card, int]] = []  # the first trump the player showed later, and its trick
+
+    def trump_shown(later: Card, trick_now: int) -> None:
+        if later.suit == trump and not shown:
+            shown.append((later, trick_now))
+        return None
+
+    def watch(knowledge: Knowledge, now: bool) -> tuple[str, str, dict] | None:
+        left = knowledge.left.get(seat, 0)
+        if knowledge.suits[led] and left:
+            return None  # the player may still hold the suit led
+        counted = sum(knowledge.suits.values()) - knowledge.suits[trump] < left
+        if not shown and not counted:
+            return None
+        if now:
+            return ("must_trump", f"{name} cannot follow {SUIT_NAMES[led]}s, holds a trump and must trump, not play "
+                    f"{card}.", {"card": str(card), "led": led, "trump": trump})
+        if shown:
+            later, trick_now = shown[0]
+            return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]}s {where} and did not trump (played "
+                                  f"{card} on {lead}), but played the trump {later} in trick {trick_now}."), {
+                **facts, "later": str(later), "later_trick": trick_now, "case": "found"}
+        return "must_trump", (f"{name} could not follow {SUIT_NAMES[led]}s {where} and did not trump (played {card} "
+                              f"on {lead}), but too few cards other than trumps are left unseen to fill the rest of "
+                              f"{name}'s hand."), {**facts, "trump": trump, "case": "counted"}
+
+    return claims + [Claim(seat, seq, trump_shown, deal, number, watch=watch)]

@@ -2,7 +2,7 @@
 // details (webui/static/i18n: `say.<code>`, or `say.<code>.<case>` where a code has several wordings), with
 // the language's card letters and the players' names. The server's English message is the last resort.
 
-import { SUIT_SYMBOLS, cardText, cardsText, has, t } from "./i18n.js";
+import { SUIT_SYMBOLS, cardText, cardsText, has, t, tn } from "./i18n.js";
 
 const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender"]);
 const CARDS = new Set(["card", "top", "later", "lead", "nine", "face_up", "with"]);
@@ -20,10 +20,21 @@ function spoken(name, value, names) {
   return String(value);
 }
 
+/**
+ * Verdicts whose words put a noun after a number ("has 1 card", "ma 3 karty"): the detail whose number chooses the
+ * form. Their words are `<key>.one`, `.few`, `.many`, `.other`, as the language's plural rules pick them (tn()).
+ */
+export const COUNTED = { "say.bid_out_of_range": "size", "say.card_not_held.too_many": "held" };
+
+/** Whether the language has words for `key`, in one form or by number. */
+function said(key) {
+  return has(key) || has(`${key}.other`);
+}
+
 /** The words' key for a verdict; null when the page has none. */
 export function verdictKey(code, details = {}) {
-  if (details.case && has(`say.${code}.${details.case}`)) return `say.${code}.${details.case}`;
-  return has(`say.${code}`) ? `say.${code}` : null;
+  if (details.case && said(`say.${code}.${details.case}`)) return `say.${code}.${details.case}`;
+  return said(`say.${code}`) ? `say.${code}` : null;
 }
 
 /**
@@ -38,6 +49,8 @@ export function verdictText(code, details, seat, names) {
     const text = spoken(name, value, names);
     if (text !== undefined) params[name] = text;
   }
-  const text = t(key, params);
+  const counted = COUNTED[key];
+  const text = counted && has(`${key}.other`) && typeof details?.[counted] === "number"
+    ? tn(key, details[counted], params) : t(key, params);
   return /\{\w+\}|undefined/.test(text) ? null : text;
 }

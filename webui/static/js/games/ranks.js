@@ -34,7 +34,7 @@ function result(ctx) {
   const game = ctx.state.game;
   const names = (seats) => seats.map((seat) => ctx.names[seat]).join(", ");
   const lines = [];
-  if (r.losers) lines.push(t(`result.${game}`, { names: names(r.losers), card: rankLetter(r.card), points: r.points }));
+  if (r.losers) lines.push(tn(`result.${game}`, r.points, { names: names(r.losers), card: rankLetter(r.card) }));
   else lines.push(t(`result.${game}_points`, { points: Object.entries(r.points).map(([seat, n]) => `${ctx.names[seat]} ${n}`).join(" · ") }));
   if (r.lost_life) lines.push(r.lost_life.length ? t(`result.${game}_lost`, { names: names(r.lost_life) }) : t(`result.${game}_nobody`));
   if (lines.length === 1) return h("p", { class: "result", role: "status" }, lines[0]);
