@@ -8,6 +8,10 @@ with 413 when its Content-Length is over the limit, else read whole too: one tha
 is refused with 400. The app then sees an ordinary body of known length, and nothing of a body is ever
 truncated and then used. The bytes read are the request's body (`body`), with no stream of the
 framework's to wrap them again (which took as many instructions as checking the body's shape).
+
+Chunked is the only transfer coding read: a body said to be gzipped, deflated (or anything else) before it
+was chunked is refused with 400, not read as if the coding were not there (gunicorn passes such a header on
+and decodes nothing).
 """
 
 from __future__ import annotations
@@ -36,7 +40,12 @@ class WholeBody:
 
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH")
-        if not length and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        codings = environ.get("HTTP_TRANSFER_ENCODING")
+        if codings is not None and [each.strip() for each in codings.lower().split(",")] != ["chunked"]:
+            environ[REFUSAL] = "coding"  # the server reads no body of this request: the connection is closed after
+            self.keep(environ, b"")
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        elif not length and codings is not None:
             self.read_chunked(environ)
         elif length and environ.get("REQUEST_METHOD") not in READ_ONLY:
             self.read_known(environ, length)
@@ -109,6 +118,9 @@ def refuse_what_was_refused() -> None:
         raise BadBody("The request's chunked body is broken (a bad chunk size or no end); send it again.")
     if refusal == "cut_short":
         raise BadBody("The request's body ended before its Content-Length said; send it again.")
+    if refusal == "coding":
+        raise BadBody("The request's body must be sent plain, or chunked with no other transfer coding "
+                      "(Transfer-Encoding: chunked); this server decodes no gzip, deflate or other coding.")
 
 
 def register(app: Flask) -> None:
