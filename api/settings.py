@@ -131,7 +131,11 @@ SETTINGS = [
     Setting("KIBIC_CREATION_LIMIT", "`20 per minute; 200 per day`", "new matches and evenings one client address "
             "may start, in each worker process (`429 too_many_creations` past it); `none` lifts it", creation_limit),
     Setting("KIBIC_TRUSTED_PROXIES", "none", "comma-separated addresses of the reverse proxies in front: from them "
-            "the client's address is taken from `X-Forwarded-For` (for the creation limit)", addresses),
+            "the client's address is taken from `X-Forwarded-For` (for the creation limit), and their connections "
+            "are not counted against `KIBIC_MAX_CONNECTIONS_PER_CLIENT`", addresses),
+    Setting("KIBIC_MAX_CONNECTIONS_PER_CLIENT", "`100`", "connections one client address may hold "
+            "in each worker process: streams, requests on their way, kept-alive ones; one more is answered `429 "
+            "too_many_connections` and closed; `0` lifts it", whole_number(0, 100000)),
     Setting("KIBIC_LOG_FORMAT", "`text`", "`text`: one line per record; `json`: one JSON object per line",
             one_of(LOG_FORMATS)),
     Setting("KIBIC_LOG_LEVEL", "`INFO`", "the least level logged: DEBUG, INFO, WARNING or ERROR",
@@ -139,6 +143,7 @@ SETTINGS = [
 ]
 DEFAULTS = {"KIBIC_HOST": "127.0.0.1", "KIBIC_PORT": "8000", "KIBIC_WORKERS": "2", "KIBIC_PUBLIC_URL": "",
             "KIBIC_CREATION_LIMIT": "20 per minute; 200 per day", "KIBIC_TRUSTED_PROXIES": "",
+            "KIBIC_MAX_CONNECTIONS_PER_CLIENT": "100",
             "KIBIC_TRUSTED_HOSTS": "", "KIBIC_LOG_FORMAT": "text", "KIBIC_LOG_LEVEL": "INFO"}
 
 
@@ -153,6 +158,7 @@ class Settings:
     trusted_hosts: list[str] | None
     creation_limit: str | None
     trusted_proxies: list[str]
+    max_connections_per_client: int
     log_format: str
     log_level: str
 
@@ -184,7 +190,9 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
     return Settings(data=data, database=database, host=values["KIBIC_HOST"], port=values["KIBIC_PORT"],
                     workers=values["KIBIC_WORKERS"], public_url=values["KIBIC_PUBLIC_URL"],
                     trusted_hosts=values["KIBIC_TRUSTED_HOSTS"], creation_limit=values["KIBIC_CREATION_LIMIT"],
-                    trusted_proxies=values["KIBIC_TRUSTED_PROXIES"], log_format=values["KIBIC_LOG_FORMAT"],
+                    trusted_proxies=values["KIBIC_TRUSTED_PROXIES"],
+                    max_connections_per_client=values["KIBIC_MAX_CONNECTIONS_PER_CLIENT"],
+                    log_format=values["KIBIC_LOG_FORMAT"],
                     log_level=values["KIBIC_LOG_LEVEL"])
 
 

@@ -105,10 +105,13 @@ def wait_until_serving(lines: queue.Queue, workers: int) -> str:
     return port  # a worker still importing the app leaves requests waiting in the socket's queue
 
 
-def call(base: str, method: str, path: str, body=None, key: str | None = None, timeout: float = 10) -> tuple[int, dict]:
-    """One JSON request to the server at `base`, on a connection of its own: (status, answer)."""
+def call(base: str, method: str, path: str, body=None, key: str | None = None, timeout: float = 10,
+         source: str | None = None) -> tuple[int, dict]:
+    """One JSON request to the server at `base`, on a connection of its own (from the loopback address `source`,
+    127.0.0.2 say, if given: the whole of 127.0.0.0/8 is loopback): (status, answer)."""
     url = urlsplit(base)
-    connection = HTTPConnection(url.hostname, url.port, timeout=timeout)
+    connection = HTTPConnection(url.hostname, url.port, timeout=timeout,
+                                source_address=(source, 0) if source else None)
     headers = {"Content-Type": "application/json"} if body is not None else {}
     if key:
         headers["Authorization"] = f"Bearer {key}"
