@@ -1,6 +1,6 @@
 """One client cannot take the room: while one address holds 10,000 connections (streams, or requests whose
-body never comes), a phone at another address is answered within a second; and a body that does not arrive
-in time is cut.
+body never comes), a phone at another address is answered within a second; a body that does not arrive in
+time is cut; and the streams of phones that left are freed at once, not at their next idle comment.
 
 Against the server `make serve` starts (`gunicorn.conf.py`: two gevent workers), over raw sockets on
 loopback only: the whole of 127.0.0.0/8 is loopback, so the crowd comes from 127.0.0.1 and the phone from
@@ -15,6 +15,7 @@ import contextlib
 import json
 import resource
 import runpy
+import selectors
 import socket
 import time
 from urllib.parse import urlsplit
@@ -30,6 +31,7 @@ HELD = 10_000
 OPEN_SECONDS = 20.0  # for the crowd's connections to be opened
 HOLD_SECONDS = 5.0  # the phone taps and reads this long while the crowd holds its connections
 PHONE_TIMEOUT = 1.0  # a phone's request that takes longer fails the test
+FREED_SECONDS = 3.0  # a stream whose phone left is freed within this (the idle comment comes every 15 s)
 SLACK_SECONDS = 4.0  # on top of a deadline, for a busy machine
 LIMIT = worker.MAX_CONNECTIONS_PER_CLIENT  # the default, per worker
 WORKERS = 2
@@ -156,6 +158,52 @@ def test_a_phone_is_answered_within_a_second_while_one_address_holds_10000_conne
         head, _, body = sample.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 429 ") and b"Retry-After: " in head, head
         assert json.loads(body)["error"]["code"] == "too_many_connections"
+
+
+def server_sockets(port: int, state: str) -> int:
+    """How many of the server's sockets on `port` are in `state` ("08": CLOSE_WAIT, the client has closed its
+    side and the server has not yet closed its own), from /proc/net/tcp."""
+    count = 0
+    with open("/proc/net/tcp", encoding="ascii") as table:
+        next(table)
+        for line in table:
+            fields = line.split()
+            if int(fields[1].split(":")[1], 16) == port and fields[3] == state:
+                count += 1
+    return count
+
+
+@pytest.mark.server
+def test_the_streams_of_phones_that_left_are_freed_within_seconds(tmp_path):
+    phones = [f"127.0.1.{n}" for n in range(1, 11)]  # ten phones' addresses, ten streams each
+    with serve(tmp_path / "referee.db") as base:
+        match = new_match(base)
+        selector, streams = selectors.DefaultSelector(), {}
+        try:
+            for source in phones:
+                for _ in range(10):
+                    follower = socket.create_connection(address(base), timeout=5, source_address=(source, 0))
+                    follower.sendall(f"GET /api/matches/{match['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                    follower.setblocking(False)
+                    selector.register(follower, selectors.EVENT_READ)
+                    streams[follower] = b""
+            deadline = time.monotonic() + 30
+            while any(b"\nid: " not in got for got in streams.values()) and time.monotonic() < deadline:
+                for key, _ in selector.select(timeout=0.2):
+                    streams[key.fileobj] += key.fileobj.recv(65536)
+            assert all(b"\nid: " in got for got in streams.values()), "not every stream was sent its first state"
+        finally:
+            selector.close()
+            for follower in streams:
+                follower.close()  # the phones leave
+        left = time.monotonic()
+        port = address(base)[1]
+        while server_sockets(port, "08") and time.monotonic() - left < 20:
+            time.sleep(0.1)
+        freed = time.monotonic() - left
+        waiting = server_sockets(port, "08")
+    print(f"\n{len(streams)} streams whose phones left freed in {freed:.1f} s")
+    assert waiting == 0 and freed < FREED_SECONDS, f"{waiting} streams still held after {freed:.1f} s"
 
 
 def trickle(base: str, head: bytes, byte_every: float, seconds: float) -> tuple[float, bytes]:
