@@ -60,7 +60,7 @@ def stream(match_id: str):
     watch = current_app.extensions[WATCH]
     followed = watch.follow(match_id, latest)
     messages = watch.messages(followed, after if after is not None and after <= latest else -1,
-                              Departure.of(request.environ.get("gunicorn.socket")))
+                              request.environ.get("gunicorn.socket"))
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -180,12 +180,15 @@ class Watch:
             if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
                 del self.followed[followed.match_id]
 
-    def messages(self, followed: Followed, sent: int, departure: Departure | None = None) -> Iterator[str]:
+    def messages(self, followed: Followed, sent: int, sock=None) -> Iterator[str]:
         """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
-        ends when its client leaves (`departure`, where the server tells)."""
-        wait = departure.wait if departure is not None else waited
+        ends when its client closes the connection (`sock`, the connection's socket, where the server gives it)."""
+        departure, wait = None, waited
         try:
             yield f"retry: {RETRY_MS}\n\n"
+            departure = Departure.of(sock)  # here, where the `finally` below is sure to stop its watcher
+            if departure is not None:
+                wait = departure.wait
             quiet_since = time.monotonic()
             while departure is None or not departure.gone.is_set():
                 changed = followed.changed
