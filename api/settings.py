@@ -133,7 +133,7 @@ SETTINGS = [
     Setting("KIBIC_TRUSTED_PROXIES", "none", "comma-separated addresses of the reverse proxies in front: from them "
             "the client's address is taken from `X-Forwarded-For` (for the creation limit), and their connections "
             "are not counted against `KIBIC_MAX_CONNECTIONS_PER_CLIENT`", addresses),
-    Setting("KIBIC_MAX_CONNECTIONS_PER_CLIENT", "`100`", "connections one client address may hold "
+    Setting("KIBIC_MAX_CONNECTIONS_PER_CLIENT", "`100`", "connections one client address (IPv6: its /64) may hold "
             "in each worker process: streams, requests on their way, kept-alive ones; one more is answered `429 "
             "too_many_connections` and closed; `0` lifts it", whole_number(0, 100000)),
     Setting("KIBIC_LOG_FORMAT", "`text`", "`text`: one line per record; `json`: one JSON object per line",

@@ -1,7 +1,8 @@
 """Kibic's gunicorn worker: gunicorn's gevent worker, with what keeps one client from taking the room.
 
 - **Connections per client address.** Each worker holds at most `KIBIC_MAX_CONNECTIONS_PER_CLIENT`
-  connections (default 100) from one address, whatever they do: streams, requests still arriving, kept-alive
+  connections (default 100) from one address (an IPv4 address; for IPv6 its /64, the least a home or a
+  club is given and which one client may use all of), whatever they do: streams, requests still arriving, kept-alive
   connections waiting for their next request. One more from that address is answered at once with a `429
   too_many_connections` written straight to its socket (no request read, no app run) and closed. The count
   is per worker (the workers share the listening socket and do not tell each other what they hold; the
@@ -28,6 +29,7 @@ package there would import the whole app unpatched. So this module imports nothi
 from __future__ import annotations
 
 import errno
+import ipaddress
 import resource
 import time
 
@@ -55,6 +57,20 @@ def refusal(limit: int) -> bytes:
             "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\nX-Frame-Options: DENY\r\n"
             "Referrer-Policy: no-referrer\r\n\r\n")
     return head.encode() + body
+
+
+def client_of(address: str) -> str:
+    """The client an address counts for: an IPv4 address itself (also written as IPv6, `::ffff:a.b.c.d`),
+    an IPv6 address its /64."""
+    if ":" not in address:
+        return address
+    try:
+        ip = ipaddress.IPv6Address(address.partition("%")[0])
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 class BodyTooSlow(TimeoutError):
@@ -120,7 +136,7 @@ class KibicWorker(GeventWorker):
                                            "trusted": frozenset(settings.trusted_proxies)})
 
     def init_process(self):
-        self.held: dict[str, int] = {}  # address -> connections this worker holds from it
+        self.held: dict[str, int] = {}  # client (`client_of`) -> connections this worker holds from it
         self.refused, self.refused_logged = 0, time.monotonic() - REFUSED_LOG_SECONDS
         self.refusal = refusal(self.limit)
         self.raise_file_limit()
@@ -151,9 +167,10 @@ class KibicWorker(GeventWorker):
         self.wsgi = within_deadlines
 
     def handle(self, listener, client, addr):
-        address = addr[0] if isinstance(addr, tuple) and addr else None
-        if address is None or not self.limit or address in self.trusted:
+        peer = addr[0] if isinstance(addr, tuple) and addr else None
+        if peer is None or not self.limit or peer in self.trusted:
             return super().handle(listener, client, addr)
+        address = client_of(peer)
         held = self.held.get(address, 0)
         if held >= self.limit:
             self.refuse(client, address)

@@ -256,3 +256,14 @@ def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(tmp_path):
         took, got = trickle(base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 1.0, 20)
     print(f"\na head trickled a byte a second: cut after {took:.1f} s")
     assert took < keepalive + SLACK_SECONDS and not got
+
+
+@pytest.mark.parametrize(("one", "other", "same"), [
+    ("127.0.0.1", "127.0.0.2", False),
+    ("127.0.0.1", "::ffff:127.0.0.1", True),  # an IPv4 client written as IPv6
+    ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", True),  # one /64: one home, one club, one client
+    ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
+    ("fe80::1%eth0", "fe80::2", True),
+])
+def test_addresses_count_as_their_client(one, other, same):
+    assert (worker.client_of(one) == worker.client_of(other)) is same
