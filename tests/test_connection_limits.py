@@ -49,6 +49,13 @@ def file_descriptors():
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the tests that hold few connections."""
+    with serve(tmp_path_factory.mktemp("connections") / "referee.db") as base:
+        yield base
+
+
 def address(base: str) -> tuple[str, int]:
     url = urlsplit(base)
     return url.hostname, url.port
@@ -174,34 +181,31 @@ def server_sockets(port: int, state: str) -> int:
 
 
 @pytest.mark.server
-def test_the_streams_of_phones_that_left_are_freed_within_seconds(tmp_path):
+def test_the_streams_of_phones_that_left_are_freed_within_seconds(server):
     phones = [f"127.0.1.{n}" for n in range(1, 11)]  # ten phones' addresses, ten streams each
-    with serve(tmp_path / "referee.db") as base:
-        match = new_match(base)
-        selector, streams = selectors.DefaultSelector(), {}
-        try:
-            for source in phones:
-                for _ in range(10):
-                    follower = socket.create_connection(address(base), timeout=5, source_address=(source, 0))
-                    follower.sendall(f"GET /api/matches/{match['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-                    follower.setblocking(False)
-                    selector.register(follower, selectors.EVENT_READ)
-                    streams[follower] = b""
-            deadline = time.monotonic() + 30
-            while any(b"\nid: " not in got for got in streams.values()) and time.monotonic() < deadline:
-                for key, _ in selector.select(timeout=0.2):
-                    streams[key.fileobj] += key.fileobj.recv(65536)
-            assert all(b"\nid: " in got for got in streams.values()), "not every stream was sent its first state"
-        finally:
-            selector.close()
-            for follower in streams:
-                follower.close()  # the phones leave
-        left = time.monotonic()
-        port = address(base)[1]
-        while server_sockets(port, "08") and time.monotonic() - left < 20:
-            time.sleep(0.1)
-        freed = time.monotonic() - left
-        waiting = server_sockets(port, "08")
+    match = new_match(server)
+    selector, streams = selectors.DefaultSelector(), {}
+    try:
+        for source in phones:
+            for _ in range(10):
+                follower = socket.create_connection(address(server), timeout=5, source_address=(source, 0))
+                follower.sendall(f"GET /api/matches/{match['id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                follower.setblocking(False)
+                selector.register(follower, selectors.EVENT_READ)
+                streams[follower] = b""
+        deadline = time.monotonic() + 30
+        while any(b"\nid: " not in got for got in streams.values()) and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=0.2):
+                streams[key.fileobj] += key.fileobj.recv(65536)
+        assert all(b"\nid: " in got for got in streams.values()), "not every stream was sent its first state"
+    finally:
+        selector.close()
+        for follower in streams:
+            follower.close()  # the phones leave
+    left, port = time.monotonic(), address(server)[1]
+    while server_sockets(port, "08") and time.monotonic() - left < 20:
+        time.sleep(0.1)
+    freed, waiting = time.monotonic() - left, server_sockets(port, "08")
     print(f"\n{len(streams)} streams whose phones left freed in {freed:.1f} s")
     assert waiting == 0 and freed < FREED_SECONDS, f"{waiting} streams still held after {freed:.1f} s"
 
@@ -234,12 +238,11 @@ def trickle(base: str, head: bytes, byte_every: float, seconds: float) -> tuple[
 
 
 @pytest.mark.server
-def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(tmp_path):
+def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     deadline = worker.BODY_SECONDS
-    with serve(tmp_path / "referee.db") as base:
-        head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                b"Content-Length: 1000\r\n\r\n{")
-        took, got = trickle(base, head, 1.0, deadline + SLACK_SECONDS + 6)
+    head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n{")
+    took, got = trickle(server, head, 1.0, deadline + SLACK_SECONDS + 6)
     print(f"\na body trickled a byte a second: cut after {took:.1f} s: {got[:12]!r}")
     assert took < deadline + SLACK_SECONDS, f"a trickled body held for {took:.1f} s"
     assert took > deadline - 1  # not cut before its time
@@ -249,11 +252,10 @@ def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(tmp_path):
 
 
 @pytest.mark.server
-def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(tmp_path):
+def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     """The head has its own deadline (gunicorn's keep-alive time, 5 s): a guard that it stays."""
     keepalive = runpy.run_path(str(CONFIG))["keepalive"]
-    with serve(tmp_path / "referee.db") as base:
-        took, got = trickle(base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 1.0, 20)
+    took, got = trickle(server, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 1.0, 20)
     print(f"\na head trickled a byte a second: cut after {took:.1f} s")
     assert took < keepalive + SLACK_SECONDS and not got
 
