@@ -1,19 +1,19 @@
 """Kibic's gunicorn worker: gunicorn's gevent worker, with what keeps one client from taking the room.
 
 - **Connections per client address.** Each worker holds at most `KIBIC_MAX_CONNECTIONS_PER_CLIENT`
-  connections (default 100) from one address (an IPv4 address; for IPv6 its /64, the least a home or a
-  club is given and which one client may use all of), whatever they do: streams, requests still arriving, kept-alive
-  connections waiting for their next request. One more from that address is answered at once with a `429
-  too_many_connections` written straight to its socket (no request read, no app run) and closed. The count
-  is per worker (the workers share the listening socket and do not tell each other what they hold; the
-  kernel gives each new connection to either), so with two workers one address holds at most twice the
-  setting. `0` means no limit. Behind a proxy every connection comes from the proxy's address: list it in
-  `KIBIC_TRUSTED_PROXIES` (comma-separated addresses), whose connections are not counted (the proxy limits
-  its own clients), or the whole room shares one count.
+  connections (default 100) from one client, whatever they do: streams, requests still arriving,
+  kept-alive connections waiting for their next request. A client is an IPv4 address, or an IPv6 /64 (the
+  least a home or a club is given, all of which one client may use). One more connection from it is
+  answered at once with a `429 too_many_connections` written straight to its socket (no request read, no
+  app run) and closed. The count is per worker (the workers share the listening socket and do not tell
+  each other what they hold; the kernel gives each new connection to either), so with two workers one
+  client holds at most twice the setting. `0` means no limit. Behind a proxy every connection comes from
+  the proxy's address: the addresses in `KIBIC_TRUSTED_PROXIES` are not counted (the proxy limits its own
+  clients); without it the whole room shares one count.
 - **A body arrives in time.** A request's body must arrive whole within `BODY_SECONDS` of its head
   (`environ["wsgi.input"]` reads under that deadline, however slowly the bytes come); a late body is
   answered `408 body_too_slow` by the app (`api/bodies.py`) and its connection closed. The head itself must
-  arrive within gunicorn's keep-alive time (`keepalive` in `gunicorn.conf.py`, 5 s, counted from the end of
+  arrive within gunicorn's keep-alive time (`keepalive` in `api/gunicorn_conf.py`, 5 s, counted from the end of
   the previous request or from the connection's start): a whole request takes at most 15 s.
 - **File descriptors.** The soft limit on open files is raised towards the hard one, so that a worker
   can hold the connections `worker_connections` lets it.
@@ -71,6 +71,16 @@ def client_of(address: str) -> str:
     if ip.ipv4_mapped is not None:
         return str(ip.ipv4_mapped)
     return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+def plain(address: str) -> str:
+    """An address as one spelling: an IPv4 address written as IPv6 (`::ffff:a.b.c.d`) as IPv4."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return str(mapped if mapped is not None else ip)
 
 
 class BodyTooSlow(TimeoutError):
@@ -133,7 +143,7 @@ class KibicWorker(GeventWorker):
     def configured(cls, settings) -> type[KibicWorker]:
         """The worker with the settings' `max_connections_per_client` and `trusted_proxies` (`api/settings.py`)."""
         return type(cls.__name__, (cls,), {"limit": settings.max_connections_per_client,
-                                           "trusted": frozenset(settings.trusted_proxies)})
+                                           "trusted": frozenset(map(plain, settings.trusted_proxies))})
 
     def init_process(self):
         self.held: dict[str, int] = {}  # client (`client_of`) -> connections this worker holds from it
@@ -168,7 +178,7 @@ class KibicWorker(GeventWorker):
 
     def handle(self, listener, client, addr):
         peer = addr[0] if isinstance(addr, tuple) and addr else None
-        if peer is None or not self.limit or peer in self.trusted:
+        if peer is None or not self.limit or (self.trusted and plain(peer) in self.trusted):
             return super().handle(listener, client, addr)
         address = client_of(peer)
         held = self.held.get(address, 0)

@@ -21,7 +21,7 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from gunicorn_server import CONFIG, call, serve
+from gunicorn_server import CONFIG, call, gunicorn, serve
 
 from api import worker
 
@@ -167,6 +167,24 @@ def test_a_phone_is_answered_within_a_second_while_one_address_holds_10000_conne
         assert json.loads(body)["error"]["code"] == "too_many_connections"
 
 
+@pytest.mark.server
+def test_the_limit_is_the_setting(tmp_path):
+    with gunicorn(env={"KIBIC_DB": str(tmp_path / "referee.db"), "KIBIC_MAX_CONNECTIONS_PER_CLIENT": "5"}) as base:
+        for _ in range(4):  # both workers have loaded the app (and take connections)
+            assert call(base, "GET", "/api/games", source=PHONE)[0] == 200
+        held = crowd(base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 40)  # heads never finished
+        try:
+            deadline, still = time.monotonic() + 4, held
+            while len(still) > 5 * WORKERS and time.monotonic() < deadline:
+                time.sleep(0.1)
+                still = [sock for sock in still if not closed_by_server(sock)]
+            assert call(base, "GET", "/api/games", timeout=PHONE_TIMEOUT, source=PHONE)[0] == 200
+        finally:
+            for sock in held:
+                sock.close()
+    assert len(held) == 40 and 5 <= len(still) <= 5 * WORKERS, f"{len(still)} held"
+
+
 def server_sockets(port: int, state: str) -> int:
     """How many of the server's sockets on `port` are in `state` ("08": CLOSE_WAIT, the client has closed its
     side and the server has not yet closed its own), from /proc/net/tcp."""
@@ -269,3 +287,10 @@ def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
 ])
 def test_addresses_count_as_their_client(one, other, same):
     assert (worker.client_of(one) == worker.client_of(other)) is same
+
+
+def test_a_trusted_proxy_is_known_however_its_address_is_written():
+    configured = worker.KibicWorker.configured(type("Settings", (), {"max_connections_per_client": 5,
+                                                                     "trusted_proxies": ["::ffff:10.0.0.1"]}))
+    assert configured.limit == 5 and worker.plain("10.0.0.1") in configured.trusted
+    assert worker.plain("::ffff:10.0.0.1") == "10.0.0.1" and worker.plain("2001:DB8::1") == "2001:db8::1"
