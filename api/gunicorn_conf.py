@@ -44,3 +44,4 @@ def post_worker_init(worker):
     from api import collector  # here, in the worker, which has loaded the app (and gevent patched what it patches)
 
     collector.install()
+    worker.log.info("Worker ready with pid: %s", worker.pid)  # it takes connections from now on (the tests wait for it)
