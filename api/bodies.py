@@ -8,6 +8,14 @@ with 413 when its Content-Length is over the limit, else read whole too: one tha
 is refused with 400. The app then sees an ordinary body of known length, and nothing of a body is ever
 truncated and then used. The bytes read are the request's body (`body`), with no stream of the
 framework's to wrap them again (which took as many instructions as checking the body's shape).
+
+Under gunicorn a body must arrive within a deadline (`api/worker.py`: 10 s after its head), however slowly its
+bytes come: a read that would end later raises `TimeoutError`, and the request is answered with 408 (and its
+connection closed), nothing of it used.
+
+Chunked is the only transfer coding read: a body said to be gzipped, deflated (or anything else) before it
+was chunked is refused with 400, not read as if the coding were not there (gunicorn passes such a header on
+and decodes nothing).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import logging
 from flask import Flask, Request, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .errors import BadBody
+from .errors import BadBody, BodyTooSlow
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +44,12 @@ class WholeBody:
 
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH")
-        if not length and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        codings = environ.get("HTTP_TRANSFER_ENCODING")
+        if codings is not None and [each.strip() for each in codings.lower().split(",")] != ["chunked"]:
+            environ[REFUSAL] = "coding"  # the server reads no body of this request: the connection is closed after
+            self.keep(environ, b"")
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        elif not length and codings is not None:
             self.read_chunked(environ)
         elif length and environ.get("REQUEST_METHOD") not in READ_ONLY:
             self.read_known(environ, length)
@@ -45,6 +58,10 @@ class WholeBody:
     def read_chunked(self, environ) -> None:
         try:
             body = read_at_most(environ["wsgi.input"], self.limit + 1)
+        except TimeoutError as exc:
+            log.info("a chunked body too slow: %s", exc)
+            environ[REFUSAL] = "too_slow"
+            body = b""
         except Exception as exc:  # noqa: BLE001 - the server's own error for broken framing, whatever its class
             log.info("a chunked body with broken framing: %s", exc)
             environ[REFUSAL] = "malformed"
@@ -68,10 +85,14 @@ class WholeBody:
             return
         try:
             body = read_at_most(environ["wsgi.input"], size)
+        except TimeoutError as exc:
+            log.info("a body too slow: %s", exc)
+            environ[REFUSAL] = "too_slow"
+            body = b""
         except Exception as exc:  # noqa: BLE001 - the server's own error for a connection lost, whatever its class
             log.info("a body that could not be read whole: %s", exc)
             body = b""
-        if len(body) < size:
+        if len(body) < size and environ.get(REFUSAL) is None:
             environ[REFUSAL] = "cut_short"
             body = b""
         self.keep(environ, body)
@@ -109,6 +130,12 @@ def refuse_what_was_refused() -> None:
         raise BadBody("The request's chunked body is broken (a bad chunk size or no end); send it again.")
     if refusal == "cut_short":
         raise BadBody("The request's body ended before its Content-Length said; send it again.")
+    if refusal == "too_slow":
+        raise BodyTooSlow("The request's body did not arrive in time (it must arrive whole within 10 seconds of "
+                          "its headers); send it again.")
+    if refusal == "coding":
+        raise BadBody("The request's body must be sent plain, or chunked with no other transfer coding "
+                      "(Transfer-Encoding: chunked); this server decodes no gzip, deflate or other coding.")
 
 
 def register(app: Flask) -> None:

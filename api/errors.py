@@ -50,6 +50,13 @@ class BadBody(ApiError):
     code = "bad_body"
 
 
+class BodyTooSlow(ApiError):
+    "A body that did not arrive whole within its deadline (the worker's, `api/worker.py`)"
+
+    status = 408
+    code = "body_too_slow"
+
+
 class KeyRequired(ApiError):
     "A write without the match's key"
 

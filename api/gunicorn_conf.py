@@ -24,11 +24,13 @@ def _standalone(name: str):
 
 _found = _standalone("settings").load()  # a bad KIBIC_* value stops the start here, naming it
 
-worker_class = "gevent"
+# gevent's worker, with at most KIBIC_MAX_CONNECTIONS_PER_CLIENT connections from one client address in each worker
+# and a deadline on each request's body (`api/worker.py`)
+worker_class = _standalone("worker").KibicWorker.configured(_found)
 workers = _found.workers  # KIBIC_WORKERS; `--workers` beats it
 worker_connections = 5000  # per worker: open streams and slow clients, each a greenlet
 timeout = 30  # a worker whose loop is stuck this long (not a slow client: those wait in their greenlets) is restarted
-keepalive = 5  # seconds an idle kept-alive connection waits for its next request
+keepalive = 5  # seconds a connection waits for its next request's head, the head's bytes included
 graceful_timeout = 5  # streams never end by themselves: a restart cuts them after this (the page reconnects)
 logger_class = _standalone("logs").GunicornLogger  # time, level, process, request id on each line; ids cut in access
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'  # the request (ids cut), status, bytes, latency
@@ -42,3 +44,4 @@ def post_worker_init(worker):
     from api import collector  # here, in the worker, which has loaded the app (and gevent patched what it patches)
 
     collector.install()
+    worker.log.info("Worker ready with pid: %s", worker.pid)  # it takes connections from now on (the tests wait for it)

@@ -134,7 +134,11 @@ SETTINGS = [
     Setting("KIBIC_CREATION_LIMIT", "`20 per minute; 200 per day`", "new matches and evenings one client address "
             "may start, in each worker process (`429 too_many_creations` past it); `none` lifts it", creation_limit),
     Setting("KIBIC_TRUSTED_PROXIES", "none", "comma-separated addresses of the reverse proxies in front: from them "
-            "the client's address is taken from `X-Forwarded-For` (for the creation limit)", addresses),
+            "the client's address is taken from `X-Forwarded-For` (for the creation limit), and their connections "
+            "are not counted against `KIBIC_MAX_CONNECTIONS_PER_CLIENT`", addresses),
+    Setting("KIBIC_MAX_CONNECTIONS_PER_CLIENT", "`100`", "connections one client address (IPv6: its /64) may hold "
+            "in each worker process: streams, requests on their way, kept-alive ones; one more is answered `429 "
+            "too_many_connections` and closed; `0` lifts it", whole_number(0, 100000)),
     Setting("KIBIC_HTTPS_PORT", "`8443` with `--https`", "the HTTPS port of `kibic serve --https` (`--https-port`); "
             "its plain port (`KIBIC_PORT`) serves the /ca page for the phones to trust the box",
             whole_number(0, 65535)),
@@ -149,6 +153,7 @@ SETTINGS = [
 ]
 DEFAULTS = {"KIBIC_HOST": "127.0.0.1", "KIBIC_PORT": "8000", "KIBIC_WORKERS": "2", "KIBIC_PUBLIC_URL": "",
             "KIBIC_CREATION_LIMIT": "20 per minute; 200 per day", "KIBIC_TRUSTED_PROXIES": "",
+            "KIBIC_MAX_CONNECTIONS_PER_CLIENT": "100",
             "KIBIC_TRUSTED_HOSTS": "", "KIBIC_LOG_FORMAT": "text", "KIBIC_LOG_LEVEL": "INFO"}
 
 
@@ -166,6 +171,7 @@ class Settings:
     https_port: int | None
     http_port: int | None
     tls_dir: Path | None
+    max_connections_per_client: int
     log_format: str
     log_level: str
 
@@ -199,6 +205,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
                     trusted_hosts=values["KIBIC_TRUSTED_HOSTS"], creation_limit=values["KIBIC_CREATION_LIMIT"],
                     trusted_proxies=values["KIBIC_TRUSTED_PROXIES"], https_port=values["KIBIC_HTTPS_PORT"],
                     http_port=values["KIBIC_HTTP_PORT"], tls_dir=values["KIBIC_TLS_DIR"],
+                    max_connections_per_client=values["KIBIC_MAX_CONNECTIONS_PER_CLIENT"],
                     log_format=values["KIBIC_LOG_FORMAT"],
                     log_level=values["KIBIC_LOG_LEVEL"])
 

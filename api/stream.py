@@ -7,6 +7,12 @@ state. `Last-Event-ID` (which a browser's EventSource sends by itself when it re
 that seq; without it the stream starts with the state as it stands. A comment every 15 s keeps proxies
 from closing an idle stream.
 
+A stream ends as soon as its client closes the connection: under gunicorn's gevent worker a greenlet waits
+for the stream's socket to be readable (a client sends nothing on a stream once its request is in, so
+readable means the end of the connection) and wakes the stream, which would otherwise learn of it only when
+its next comment failed, up to 15 s later, holding its connection meanwhile. A client that vanishes without
+closing (a phone out of the Wi-Fi) is found at a write, as before.
+
 Any process may have logged the event: each process looks up the latest seq of every match its streams
 follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
 new state once for all its streams of that match (none at all when this process answered the play and no hand
@@ -18,6 +24,7 @@ wakes the streams at once instead, and the looks, every second then, only make s
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -52,7 +59,8 @@ def stream(match_id: str):
     latest = store.current().latest_seq(match_id)  # 404 and 503 are answered before the stream starts
     watch = current_app.extensions[WATCH]
     followed = watch.follow(match_id, latest)
-    messages = watch.messages(followed, after if after is not None and after <= latest else -1)
+    messages = watch.messages(followed, after if after is not None and after <= latest else -1,
+                              request.environ.get("gunicorn.socket"))
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -71,6 +79,50 @@ def message(app: Flask, match_id: str) -> tuple[int, str]:
     with app.app_context(), matches.current_match(match_id) as match:
         body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers a reader without the key
         return match.seq, f"id: {match.seq}\ndata: {app.json.dumps(body)}\n\n"
+
+
+class Departure:
+    """Whether a stream's client has closed its connection, told by a greenlet that waits for its socket to be
+    readable (gevent's `wait_read`): for streams served by gunicorn's gevent worker only (`of` answers None
+    elsewhere, and the stream then learns of it at a write)."""
+
+    def __init__(self, sock):
+        import gevent
+        from gevent.event import Event
+
+        self.sock = sock
+        self.gone = Event()
+        self.watcher = gevent.spawn(self.watch)
+
+    @classmethod
+    def of(cls, sock) -> Departure | None:
+        if sock is None:
+            return None
+        try:
+            from gevent import monkey
+        except ImportError:
+            return None
+        return cls(sock) if monkey.is_module_patched("threading") else None
+
+    def watch(self) -> None:
+        from gevent.socket import wait_read
+
+        try:
+            wait_read(self.sock.fileno())
+            sent = self.sock.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):  # the connection reset, or its socket closed already
+            sent = b""
+        if not sent:  # the end of the connection (a client that sends bytes on a stream is left to the writes)
+            self.gone.set()
+
+    def wait(self, changed: threading.Event, seconds: float) -> bool:
+        """Waits up to `seconds` for the match to move on or the client to leave: whether either happened."""
+        import gevent
+
+        return bool(gevent.wait([changed, self.gone], timeout=seconds, count=1))
+
+    def stop(self) -> None:
+        self.watcher.kill(block=False)
 
 
 @dataclass
@@ -128,12 +180,17 @@ class Watch:
             if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
                 del self.followed[followed.match_id]
 
-    def messages(self, followed: Followed, sent: int) -> Iterator[str]:
-        """One stream: its messages, as the match moves on, with a comment now and then while it does not."""
+    def messages(self, followed: Followed, sent: int, sock=None) -> Iterator[str]:
+        """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
+        ends when its client closes the connection (`sock`, the connection's socket, where the server gives it)."""
+        departure, wait = None, waited
         try:
             yield f"retry: {RETRY_MS}\n\n"
+            departure = Departure.of(sock)  # here, where the `finally` below is sure to stop its watcher
+            if departure is not None:
+                wait = departure.wait
             quiet_since = time.monotonic()
-            while True:
+            while departure is None or not departure.gone.is_set():
                 changed = followed.changed
                 if followed.seq > sent:
                     if followed.built is None or followed.built[0] < followed.seq:
@@ -144,12 +201,14 @@ class Watch:
                         yield text
                         quiet_since = time.monotonic()
                         continue
-                if not changed.wait(max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
+                if not wait(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
                     yield ": idle\n\n"
                     quiet_since = time.monotonic()
         except (StoreError, ApiError, OSError) as exc:  # storage out of order: the client reconnects or polls
             log.warning("a stream of match %s ends: %s", followed.match_id, exc)
         finally:
+            if departure is not None:
+                departure.stop()
             self.leave(followed)
 
     def look(self) -> None:
@@ -174,6 +233,10 @@ class Watch:
             with self.lock:
                 for each in followed:
                     each.moved_on(latest.get(each.match_id, 0))
+
+
+def waited(changed: threading.Event, seconds: float) -> bool:
+    return changed.wait(seconds)
 
 
 def register(app: Flask) -> None:

@@ -3,9 +3,11 @@ it on the stream, with a tap's p99 under 100 ms and every follower within 1 s of
 
 The client is one asyncio process on the same machine, speaking HTTP/1.1 itself (a scorer keeps its
 connection alive; a follower reads its stream with HTTP/1.0, so that it comes unchunked, and reads only
-each message's `id`). The tables replay random legal matches of the engine (Oh Hell and Ogurets, from the
-tests' table simulators), each event posted as the table would tap it. The number of tables grows in
-steps until a step misses a goal; each step is bounded in time.
+each message's `id`); a table's connections come from a loopback address of its own (127.1.x.y), as the
+phones of a table each have theirs, since the server limits the connections of one address. The tables
+replay random legal matches of the engine (Oh Hell and Ogurets, from the tests' table simulators), each
+event posted as the table would tap it. The number of tables grows in steps until a step misses a goal;
+each step is bounded in time.
 """
 
 from __future__ import annotations
@@ -97,15 +99,17 @@ async def request(reader, writer, host: str, method: str, path: str, body: dict 
 class Table:
     """One table: its scorer's connection, its match, and when each of its events was answered."""
 
-    def __init__(self, base: str, game: str, commands: list[dict]):
+    def __init__(self, base: str, game: str, commands: list[dict], number: int = 0):
         url = urlsplit(base)
         self.host, self.port = url.hostname, url.port
+        # each table's phones from a loopback address of their own (the server limits each address's connections)
+        self.source = f"127.1.{number // 250}.{number % 250 + 1}"
         self.game, self.commands = game, commands
         self.answered: dict[int, float] = {}  # seq -> when the tap's answer arrived
         self.received: list[dict[int, float]] = []  # per follower: seq -> when its message arrived
 
     async def connect(self):
-        return await asyncio.open_connection(self.host, self.port)
+        return await asyncio.open_connection(self.host, self.port, local_addr=(self.source, 0))
 
     async def start(self) -> None:
         self.reader, self.writer = await self.connect()
@@ -169,7 +173,7 @@ async def run_step(base: str, tables: int, seconds: float, played: list[tuple[st
     step = Step(tables)
     rng = random.Random(tables)
     stop = asyncio.Event()
-    everyone = [Table(base, *played[number % len(played)]) for number in range(tables)]
+    everyone = [Table(base, *played[number % len(played)], number) for number in range(tables)]
     for start in range(0, tables, 50):  # the tables arrive fifty at a time
         await asyncio.gather(*(table.start() for table in everyone[start:start + 50]))
     readiness, followers = [], []

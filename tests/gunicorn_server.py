@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 STARTUP_SECONDS = 30
 LISTENING = re.compile(r"Listening at: http://127\.0\.0\.1:(\d+)")
-BOOTED = re.compile(r"Booting worker with pid")
+READY = re.compile(r"Worker ready with pid")  # `post_worker_init`: the worker has loaded the app
 ROOT = Path(__file__).resolve().parents[1]
 KIBIC = "api:create_app()"
 CONFIG = ROOT / "gunicorn.conf.py"  # what `make serve` runs with: gevent workers
@@ -41,7 +41,7 @@ class Gunicorn:
         self.base = ""
 
     def start(self) -> str:
-        """Starts the server; answers its base URL once it listens and every worker has booted."""
+        """Starts the server; answers its base URL once it listens and every worker has loaded the app."""
         command = [str(Path(sys.executable).with_name("gunicorn")), "--config", str(CONFIG), "--bind", "127.0.0.1:0",
                    "--workers", str(self.workers), self.app]
         self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **self.env}, stderr=subprocess.PIPE,
@@ -88,7 +88,8 @@ def pass_lines(stream, lines: queue.Queue) -> None:
 
 
 def wait_until_serving(lines: queue.Queue, workers: int) -> str:
-    """The port from gunicorn's "Listening at" line, once every worker has booted too."""
+    """The port from gunicorn's "Listening at" line, once every worker has loaded the app too (before that a
+    request waits in the socket's queue for the app's imports, seconds on a busy machine)."""
     deadline = time.monotonic() + STARTUP_SECONDS
     port, booted, seen = None, 0, []
     while time.monotonic() < deadline and (port is None or booted < workers):
@@ -99,16 +100,19 @@ def wait_until_serving(lines: queue.Queue, workers: int) -> str:
         seen.append(line)
         found = LISTENING.search(line)
         port = found.group(1) if found else port
-        booted += bool(BOOTED.search(line))
+        booted += bool(READY.search(line))
     if port is None or booted < workers:
         raise RuntimeError("gunicorn did not start:\n" + "".join(seen))
-    return port  # a worker still importing the app leaves requests waiting in the socket's queue
+    return port
 
 
-def call(base: str, method: str, path: str, body=None, key: str | None = None, timeout: float = 10) -> tuple[int, dict]:
-    """One JSON request to the server at `base`, on a connection of its own: (status, answer)."""
+def call(base: str, method: str, path: str, body=None, key: str | None = None, timeout: float = 10,
+         source: str | None = None) -> tuple[int, dict]:
+    """One JSON request to the server at `base`, on a connection of its own (from the loopback address `source`,
+    127.0.0.2 say, if given: the whole of 127.0.0.0/8 is loopback): (status, answer)."""
     url = urlsplit(base)
-    connection = HTTPConnection(url.hostname, url.port, timeout=timeout)
+    connection = HTTPConnection(url.hostname, url.port, timeout=timeout,
+                                source_address=(source, 0) if source else None)
     headers = {"Content-Type": "application/json"} if body is not None else {}
     if key:
         headers["Authorization"] = f"Bearer {key}"

@@ -98,3 +98,21 @@ def test_a_body_that_ends_before_its_content_length_is_400_and_creates_nothing(s
 def test_a_content_length_over_the_limit_is_413_before_the_body_is_read(server):
     status, answer = send(server, known_length_post("/api/matches", b'{"game": "ogorek"}', LIMIT + 1))
     assert status == 413 and answer["error"]["code"] == "body_too_large"
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("codings", [
+    [b"gzip, chunked"], [b"deflate, chunked"], [b"compress, chunked"], [b"identity, chunked"],
+    [b"gzip", b"chunked"],  # the same in two header lines
+])
+def test_a_transfer_coding_other_than_chunked_is_400_and_creates_nothing(server, codings):
+    """The body is plain JSON, but the client says it is gzipped (or deflated...) before being chunked: it is
+    not read as if the coding were not there (the server decodes no such coding)."""
+    body = json.dumps({"game": "ogorek", "players": ["S", "W", "N", "E"]}).encode()
+    head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + b"".join(b"Transfer-Encoding: %s\r\n" % coding for coding in codings) + b"Connection: close\r\n\r\n")
+    status, answer = send(server, head + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+    assert status == 400 and answer["error"]["code"] == "bad_body", answer
+    assert "chunked" in answer["error"]["message"]
+    status, answer = send(server, chunked_post("/api/matches", [body]))
+    assert status == 201  # the same body, plainly chunked: a match

@@ -3,7 +3,9 @@ following 20 tables on the stream, each of them sent the state as it stands, whi
 reads are answered within a second each; every follower of the tapped table gets every tap.
 
 One client thread, non-blocking sockets read with `selectors`; bounded in count (2,000 sockets, to
-127.0.0.1 only) and in time (each phase has a deadline); every socket is closed at the end.
+127.0.0.1 only, each from a loopback address of its own in 127.2.0.0/16, as the phones of a club's Wi-Fi: the
+server limits each address's connections) and in time (each phase has a deadline); every socket is closed at
+the end.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ class Followers:
         self.match: dict[socket.socket, str] = {}
 
     def open(self, match_id: str) -> None:
-        follower = socket.create_connection(self.address, timeout=5)
+        n = len(self.seen)  # each phone from a loopback address of its own (the server limits each address's)
+        source = f"127.2.{n // 250}.{n % 250 + 1}"
+        follower = socket.create_connection(self.address, timeout=5, source_address=(source, 0))
         follower.sendall(f"GET /api/matches/{match_id}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
         follower.setblocking(False)
         self.selector.register(follower, selectors.EVENT_READ)

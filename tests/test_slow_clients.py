@@ -1,7 +1,8 @@
 """Slow clients do not stop the table: while 200 connections to the server that `make serve` starts send
 their requests a byte at a time, a phone's requests are answered within a second each.
 
-Bounded in count (200 sockets, to 127.0.0.1 only) and in time (the slow clients trickle for
+Bounded in count (200 sockets, to 127.0.0.1 only, each from an address of its own in 127.0.3.0/24: the
+server limits the connections of one address) and in time (the slow clients trickle for
 `TRICKLE_SECONDS`); every socket is closed at the end.
 """
 
@@ -25,8 +26,9 @@ REQUEST = b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: a phone on
 def trickle(base: str, stop: threading.Event, opened: list[socket.socket]) -> None:
     """SLOW_CLIENTS connections, each sending its request's headers a byte at a time, never finishing them."""
     url = urlsplit(base)
-    for _ in range(SLOW_CLIENTS):
-        opened.append(socket.create_connection((url.hostname, url.port), timeout=5))
+    for number in range(SLOW_CLIENTS):  # each from a loopback address of its own, as phones at a club's Wi-Fi
+        opened.append(socket.create_connection((url.hostname, url.port), timeout=5,
+                                               source_address=(f"127.0.3.{number + 1}", 0)))
     sent = 0
     while not stop.is_set() and sent < len(REQUEST):
         for slow in opened:
