@@ -270,7 +270,8 @@ def record(match_id: str, route: str, body: object, command: dict, idempotency_k
             if not idempotency_key and expect_seq is None and (unsure := held.unconfirmed(match_id)):
                 raise possibly_recorded(match_id, match, unsure)
             event, warnings, findings = match.play(command, lot)
-            held.append_event(match_id, event, idempotency_key, digest)
+            # stored as recorded: with what it keeps for readers without the key (`Match.seen_blind`)
+            held.append_event(match_id, match.log[-1], idempotency_key, digest)
             return answer(match_id, match, event, warnings, [f.as_dict() for f in findings])
     except store.Conflict:  # the match in hand is dropped: it holds an event the log does not
         earlier = idempotency_key and held.idempotent_event(match_id, idempotency_key)
