@@ -27,6 +27,8 @@ from pathlib import Path
 from . import admin, logs, settings
 from .version import VERSION
 
+OPTION_SETTINGS = {"data": "KIBIC_DATA", "host": "KIBIC_HOST", "port": "KIBIC_PORT", "workers": "KIBIC_WORKERS",
+                   "https_port": "KIBIC_HTTPS_PORT"}  # the command's options, as the settings they stand for
 SIOCGIFADDR = 0x8915  # Linux's ioctl for an interface's IPv4 address
 
 
@@ -71,8 +73,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    for option, name in (("data", "KIBIC_DATA"), ("host", "KIBIC_HOST"), ("port", "KIBIC_PORT"),
-                         ("workers", "KIBIC_WORKERS")):
+    for option, name in OPTION_SETTINGS.items():
         value = getattr(args, option, None)
         if value is not None:
             os.environ[name] = str(Path(value).absolute()) if option == "data" else str(value)

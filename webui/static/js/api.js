@@ -12,9 +12,10 @@ export class ApiError extends Error {
     this.network = network;
   }
 
-  /** Worth sending again later, unchanged: the network, or the server busy for a moment. */
+  /** Worth sending again later, unchanged: the network (a body that came too slowly too), or the server busy for a
+   * moment (an outcome it could not tell included: the Idempotency-Key records the entry at most once). */
   get retryable() {
-    return this.network || this.status === 429 || this.status >= 500;
+    return this.network || this.status === 408 || this.status === 429 || this.status >= 500;
   }
 }
 
