@@ -25,7 +25,7 @@ def test_ogurets_offers_the_jokers_and_greys_out_a_rank_played_four_times(phone,
     assert phone.text('.seat[data-seat="0"] .seat-figures') == "lives 2 · 56 points"
     phone.play(0, "X")
     phone.wait_turn(1)
-    assert "Joker tops the trick: their lowest card." in phone.text(".play-step")
+    assert "Joker, or their lowest card." in phone.text(".play-step")  # RULES.md §2: a joker played on lower cards
     phone.screenshot("ogurets-joker")
     assert server_api(f"/api/matches/{match_id}")["expected"]["exhausted"] == ["A"]
 

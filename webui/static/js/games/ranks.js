@@ -50,6 +50,8 @@ function ruleHint(ctx, expected) {
   if (ctx.pending().length) return t("play.queued");
   if (expected.rule === "any") return t("play.rule_any");
   if (expected.rule === "lowest") return t("play.rule_lowest", { top: rankLetter(expected.top) });
+  const ranks = ctx.state.rules.ranks;
+  if (expected.top === ranks[ranks.length - 1]) return t("play.rule_match", { top: rankLetter(expected.top) }); // none higher
   return t("play.rule_reach", { top: rankLetter(expected.top) });
 }
 
