@@ -4,9 +4,12 @@ and everything once every ten minutes, so that a cycle among frozen objects is f
 from __future__ import annotations
 
 import gc
+import logging
+import os
 import runpy
 import weakref
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -75,7 +78,7 @@ def test_a_cycle_among_frozen_objects_is_freed_by_the_complete_collection(restor
 
 def test_the_servers_workers_keep_their_full_collections_short(restored):
     settings = runpy.run_path(str(Path(__file__).resolve().parents[1] / "gunicorn.conf.py"))
-    settings["post_worker_init"](None)
+    settings["post_worker_init"](SimpleNamespace(log=logging.getLogger("gunicorn.error"), pid=os.getpid()))
     assert any(isinstance(callback, Collector) for callback in gc.callbacks)
     assert gc.get_threshold()[2] == collector.FULL_AFTER
     assert gc.get_freeze_count() > 0
