@@ -47,8 +47,8 @@ def test_a_follower_gets_each_play_pushed_by_the_stream(new_phone):
     scorer.play(1, "K")
     within = FOLLOW_SECONDS * 1000
     follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="K"]', timeout=within)
-    scorer.play(2, "Q")
-    follower.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="Q"]', timeout=within)
+    scorer.play(2, "A")  # a Q on the K would be refused: N's other five cards could not all be the three Qs left
+    follower.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="A"]', timeout=within)
     follower.page.wait_for_selector('.seat.to-act[data-seat="3"]', timeout=within)
 
     assert len(seen["stream"]) == 1
