@@ -16,7 +16,6 @@ that is not a trusted proxy. A header from anyone else is ignored: a client cann
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 
@@ -26,6 +25,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from .errors import ApiError
+from .worker import client_of
 
 CREATIONS = "20 per minute; 200 per day"
 LIMITER = "kibic.limiter"
@@ -76,16 +76,9 @@ class Limits:
 
 
 def counted_as(address: str) -> str:
-    """The address a client's creations are counted under: an IPv6 address by its /64."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address[:64]
-    if parsed.version == 4:
-        return str(parsed)
-    if parsed.ipv4_mapped is not None:
-        return str(parsed.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    """The address a client's creations are counted under: an IPv6 address by its /64, as its connections are
+    (`api.worker.client_of`)."""
+    return client_of(address)[:64]
 
 
 def read_limit(text: str | None) -> list[RateLimitItem]:
