@@ -91,9 +91,10 @@ def random_command(match: Match, rng: random.Random, like: dict) -> dict:
     players = len(match.players)
     kind = command["type"]
     if kind == "play":
-        command[rng.choice(["card", "card", "seat"])] = card() if rng.random() < 0.8 else rng.randrange(players)
-        if isinstance(command["card"], int):
-            command["seat"], command["card"] = command["card"], like["card"]
+        if rng.random() < 0.8:
+            command["card"] = card()
+        else:
+            command["seat"] = rng.randrange(players)
     elif kind == "penalty":
         command["points"] = rng.randint(1, 12)
     elif kind == "bid":
