@@ -31,7 +31,7 @@ to what the correction found, `was`). The correction records the one it amends (
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .formats import upgrade, written
 from .games.base import Decision, Lot
@@ -257,6 +257,14 @@ def prepare(match, command: dict, lot: Lot | None = None) -> Prepared:
     fold = match.scratch()
     for entry in entries.values(0, position):
         fold.apply(entry)
+    # near the start, the match as it was is folded alongside, to see where the corrected one meets it again
+    old = None
+    if 2 * position < len(entries.order) - position:
+        old = match.scratch()
+        for entry in entries.values(0, position):
+            old.apply(entry)
+        if target.kind != "insert" and entries.current[target.entry] is not None:
+            old.apply(entries.current[target.entry])
     warnings: list[dict] = []
     changed: list[int] = []
     flagged: list[int] = []
@@ -289,17 +297,30 @@ def prepare(match, command: dict, lot: Lot | None = None) -> Prepared:
         position += 1
     if target.amends is not None:
         event["amends"] = target.amends
+    looks = 0
     for number in entries.order[position:]:
-        old = entries.current[number]
-        if old is None:
+        was = entries.current[number]
+        if was is None:
             continue
-        entry = decide_again(game, fold, old, force, flagged)
-        if not same(entry, old):
+        if old is not None and was["type"] == "deal":
+            if standing(game, fold.state) == standing(game, old.state):  # met: every later entry is decided the same
+                old = None
+                met = entries.order.index(number)
+                for entry in entries.values(met):
+                    fold.apply(entry)
+                break
+            looks += 1
+            if looks == LOOKS:
+                old = None
+        entry = decide_again(game, fold, was, force, flagged)
+        if not same(entry, was):
             entries.current[number] = entry
             changed.append(number)
             if number in flagged:
                 warnings.extend({**w, "details": {**w["details"], "seq": number}} for w in entry.get("warnings", ()))
         fold.apply(entries.current[number])
+        if old is not None:
+            old.apply(was)
     if fold.dealt is not None:
         seen_blind_again(match, fold.dealt, entries, changed)
     if changed:
@@ -312,6 +333,18 @@ def prepare(match, command: dict, lot: Lot | None = None) -> Prepared:
         event["force"] = True
     fold.entries = entries
     return Prepared(event, warnings, fold)
+
+
+LOOKS = 3
+"""The deals at whose start a correction near the start of the match looks whether it met the match as it was,
+before it stops looking and decides every later entry again."""
+
+
+def standing(game, state) -> tuple:
+    """What every later decision of the referee depends on, at the start of a deal: the table's standing, and the
+    last deal as it ended (the findings and the scoresheet are only ever added to)."""
+    kept = tuple(getattr(state, f.name) for f in fields(state) if f.name not in ("findings", "history", "deal"))
+    return kept, game.deal_view(state) if state.deal is not None else None
 
 
 def decide_again(game, fold, old: dict, force: bool, flagged: list[int]) -> dict:
