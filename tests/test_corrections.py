@@ -321,3 +321,36 @@ def test_a_removed_entry_is_put_back_by_removing_its_removal():
     assert {**match.view(), "seq": view["seq"]} == view
     assert match.events_view()[last - 1]["corrected_by"] == back["seq"]
     assert match.events_view()[removal["seq"] - 1]["corrected_by"] == back["seq"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_early_correction_of_a_long_match_that_meets_it_again(game, monkeypatch):
+    """A correction near the start of a long match folds the match as it was alongside and stops deciding once
+    the two meet at the start of a deal: the match is still the log rebuilt with the change."""
+    from referee import corrections
+
+    met = []
+    looked = corrections.standing
+
+    def standing(game_, state):
+        seen = looked(game_, state)
+        met.append(seen)
+        return seen
+
+    monkeypatch.setattr(corrections, "standing", standing)
+    rng = random.Random(sum(map(ord, game)))
+    match = random_match(game, rng, 400)
+    accepted = 0
+    from correcting import random_command
+
+    for value in list(match.entries.values())[1:30]:
+        for put in (command_of(value), random_command(match, rng, value)):
+            command = {"type": "correct", "seq": value["seq"], "with": put}
+            expected, refusal = outcome(lambda put=put, value=value: rebuilt(match, "with", value["seq"], put))
+            answer, refused = outcome(lambda command=command: match.play(command))
+            assert (refusal is None) == (refused is None), (command, refusal, refused)
+            if refused is None:
+                accepted += 1
+                same_match(match, *expected)
+                match.play({"type": "undo"})
+    assert accepted and met
