@@ -255,7 +255,8 @@ def record(match_id: str, route: str, body: object, command: dict, idempotency_k
                 raise seq_conflict(match_id, match, f"The match is at event {match.seq}, not {expect_seq}: "
                                    "something was logged in between. Look at the table again.")
             event, warnings, findings = match.play(command, lot)
-            held.append_event(match_id, event, idempotency_key, digest)
+            # stored as the log holds it: with what a play let stand shows a reader without the key (`public`)
+            held.append_event(match_id, match.log[-1], idempotency_key, digest)
             return answer(match_id, match, event, warnings, [f.as_dict() for f in findings])
     except store.Conflict:  # the match in hand is dropped: it holds an event the log does not
         earlier = idempotency_key and held.idempotent_event(match_id, idempotency_key)
