@@ -23,6 +23,11 @@ from pathlib import Path
 import yaml
 
 from referee import CODES, GAMES, catalogue
+from referee.match import MATCH_EVENTS
+
+SHARED_EVENTS = sorted(MATCH_EVENTS - {"undo"})
+"""The events every game has, which the match handles (a correction), sent on the events route: the contract's own
+schemas (undo has its own route)."""
 
 SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
 EXAMPLE_ID = "hY3kq0XgJ8sVt2mR5wZbNA"
@@ -91,7 +96,8 @@ def put_flow(text: str, path: tuple[str, ...], value: list) -> str:
 def event_games(text: str) -> dict[str, list[str]]:
     """Each event schema of the spec, and the games that have its event (its `x-games`)."""
     mapping = yaml.safe_load(text)["components"]["schemas"]["Event"]["discriminator"]["mapping"]
-    return {ref.rsplit("/", 1)[1]: [name for name, game in GAMES.items() if kind in game.event_types]
+    return {ref.rsplit("/", 1)[1]: [name for name, game in GAMES.items()
+                                    if kind in game.event_types or kind in SHARED_EVENTS]
             for kind, ref in mapping.items()}
 
 
@@ -223,7 +229,11 @@ def event_schemas(shared: dict) -> dict[str, dict]:
             if unknown:
                 raise ValueError(f"{name} reads {', '.join(sorted(unknown))} in a {kind} event, which "
                                  f"{event_schema_name(kind)} does not describe")
-    mapping = {kind: ref(event_schema_name(kind))["$ref"] for kind in kinds}
+    for kind in SHARED_EVENTS:
+        if event_schema_name(kind) not in shared:
+            raise ValueError(f"the event {kind!r} of every game has no schema: describe it as "
+                             f"{event_schema_name(kind)} among the shared schemas")
+    mapping = {kind: ref(event_schema_name(kind))["$ref"] for kind in [*kinds, *SHARED_EVENTS]}
     schemas["Event"] = {
         "description": "One event; its `type` says which. Each game has its own events (`x-games` on each schema, "
                        "and `events` in the catalogue): an event the game does not have is `422 bad_event_type`, a "

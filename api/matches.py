@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 
 from referee import Match
-from referee.match import without_public
+from referee.match import recorded as as_recorded
 
 from . import encoding, keys, store
 from .errors import CreationRetryExpired, IdempotencyKeyReused, PossiblyRecorded, SeqConflict
@@ -291,7 +291,7 @@ def first_answer(match_id: str, earlier: dict, digest: str) -> dict:
     match = load_match(match_id, upto=seq - 1)
     event = store.current().event(match_id, seq)
     findings = match.record(event, seq)
-    recorded = without_public(match.log[-1])  # as the engine reads it: in the current format
+    recorded = as_recorded(match.log[-1])  # as the engine reads it: in the current format
     return answer(match_id, match, recorded, recorded.get("warnings", []), [f.as_dict() for f in findings])
 
 

@@ -137,6 +137,16 @@ class EndSchema(EventSchema):
     pass
 
 
+CorrectSchema = EventSchema.from_dict({
+    "seq": WholeNumber(validate=validate.Range(min=1)),
+    "before": WholeNumber(validate=validate.Range(min=1)),
+    "remove": StrictBoolean(),
+    "with": fields.Raw(),  # an event of the game, loaded by its own schema (`load_correction`)
+    "insert": fields.Raw(),
+}, name="CorrectSchema")
+"""A correction: `seq` with `with` (the event as it should have been) or `remove`, or `before` with `insert`; which
+of them go together, and which events they name, is the engine's to say (`bad_correction`, `not_correctable`)."""
+
 EVENT_SCHEMAS: dict[str, type[EventSchema]] = {
     "deal": DealSchema,
     "play": PlaySchema,
@@ -156,9 +166,31 @@ def load_event(body: object) -> dict:
     kind = body.get("type")
     if kind == "undo":
         raise ValidationError({"type": ["Undo has its own route: POST /api/matches/{id}/undo."]})
+    if kind == "correct":
+        return load_correction(body)
     if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
-        raise ValidationError({"type": [f"Must be one of: {', '.join(EVENT_SCHEMAS)}."]})
+        raise ValidationError({"type": [f"Must be one of: {', '.join([*EVENT_SCHEMAS, 'correct'])}."]})
     return schema(EVENT_SCHEMAS[kind]).load(body)
+
+
+def load_correction(body: dict) -> dict:
+    """A correction, and the event it puts in the log (`with`, `insert`) checked against the schema of its type."""
+    correction = schema(CorrectSchema).load(body)
+    for key in ("with", "insert"):
+        if key not in correction:
+            continue
+        event = correction[key]
+        kind = event.get("type") if isinstance(event, dict) else None
+        if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
+            kinds = ", ".join(EVENT_SCHEMAS)
+            raise ValidationError({key: {"type": [f"The event as it should have been; one of: {kinds}."]}})
+        try:
+            correction[key] = schema(EVENT_SCHEMAS[kind]).load(event)
+        except ValidationError as invalid:
+            raise ValidationError({key: invalid.messages}) from None
+        if "expect_seq" in correction[key]:
+            raise ValidationError({key: {"expect_seq": ["expect_seq goes with the correction, not with its event."]}})
+    return correction
 
 
 def load_match(body: object) -> dict:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from referee import GAMES
 
-from . import baseline, capacity, engine, load, postgres, profile, report, servers
+from . import baseline, capacity, corrections, engine, load, postgres, profile, report, servers
 
 RESULTS = Path(__file__).with_name("results.md")
 
@@ -65,12 +65,16 @@ def main() -> None:
     print("6. PostgreSQL: writes and a follower's wait on one and two app servers, against SQLite ...", flush=True)
     results["postgresql"] = postgres.run(args.clients, seconds=3 if quick else 20, follows=10 if quick else 40)
 
+    print("7. a correction near the start of a long match, against an undo ...", flush=True)
+    results["corrections"] = corrections.run(quick)
+
     print("4. memory: matches held in one process ...", flush=True)
     results["memory"] = [memory(game, 100 if quick else 1000, 150) for game in GAMES]
     print("   where the time of a request goes (pyinstrument) ...", flush=True)
     results["profile"] = profile.breakdown(50 if quick else 400)
 
-    text = report.markdown(results) + "\n" + postgres.markdown(results["postgresql"])
+    text = (report.markdown(results) + "\n" + postgres.markdown(results["postgresql"]) + "\n"
+            + corrections.markdown(results["corrections"]))
     print()
     print(text)
     if quick:

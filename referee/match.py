@@ -3,7 +3,9 @@
 A match is created with a game, its players in clockwise order, the options and a stake. Everything
 afterwards is an event in its log. `decide` turns a command into the event to record (or raises a
 rejection); `record` appends it and applies it. An `undo` event retracts the latest live event and the
-state is folded again from the log, so the same log always rebuilds the same state.
+state is folded again from the log, so the same log always rebuilds the same state. A `correct` event fixes an
+earlier entry in place (another card, removed, or one inserted before it) once the referee has decided again
+every entry after it (corrections.py); the match is the fold of its entries with the corrections applied.
 
 Recording an event costs the same at event 10 and at event 5,000: only an undo folds the log again.
 
@@ -21,12 +23,14 @@ import unicodedata
 from decimal import Decimal
 from sys import intern
 
+from . import corrections
+from .corrections import Entries, entries_of
 from .formats import header_read, upgrade, written
 from .games import get_game
 from .games.base import Decision, Game, Lot
 from .games.table import Table
 from .settlement import places, settle, smallest_unit
-from .verdicts import Finding, InvalidInput, Rejected
+from .verdicts import Finding, InvalidInput, RefereeWarning, Rejected
 
 MAX_NAME_LENGTH = 40
 MAX_STAKE = Decimal("1000000")
@@ -55,6 +59,7 @@ class Match:
         self.secret: set[int] = set()  # the seqs of deal events whose hands a reader without the key may not see
         self.dealt: int | None = None  # the live deal event of the current deal, when it carries hands
         self.shadow: Match | None = None  # `public()`, kept up to date while there are secret hands
+        self.entries = Entries()  # what the match is the fold of: the live events, the corrections applied
 
     # --- making and rebuilding -------------------------------------------------------------------
     @classmethod
@@ -106,8 +111,11 @@ class Match:
             if not self.live:
                 raise Rejected("nothing_to_undo", "There is nothing to undo.", details={})
             return Decision(written({"type": "undo", "undoes": self.live[-1]}))
+        if kind == "correct":
+            prepared = corrections.prepare(self, command, lot)
+            return Decision(written(prepared.event), tuple(RefereeWarning(**w) for w in prepared.warnings))
         if kind not in self.game.event_types:
-            kinds = ", ".join(sorted(self.game.event_types | {"undo"}))
+            kinds = ", ".join(sorted(self.game.event_types | MATCH_EVENTS))
             raise InvalidInput("bad_event_type", f"{self.game.title} has no event {kind!r}; it has: {kinds}.",
                                {"type": kind})
         self.game.check_fields(command)
@@ -120,6 +128,10 @@ class Match:
         if event["type"] == "undo":
             self.refold()
             return []
+        if event["type"] == "correct":
+            before = found(self.state.findings)
+            self.refold()
+            return [f for f in self.state.findings if (f.seq, f.proof_seq, f.code) not in before]
         before = len(self.state.findings)
         self.game.evolve(self.state, event)
         self.note_secret(event)
@@ -133,10 +145,13 @@ class Match:
         seq = self.seq + 1 if seq is None else seq
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} does not follow event {self.seq}")
-        event = {**shared(upgrade(event)), "seq": seq}
+        event = {**shared(corrections.upgraded(upgrade(event))), "seq": seq}
         self.log.append(event)
-        if event["type"] != "undo":
+        if event["type"] == "correct":
             self.live.append(seq)
+        elif event["type"] != "undo":
+            self.live.append(seq)
+            self.entries.add(event)
         elif self.live and self.live[-1] == event["undoes"]:
             self.undone[event["undoes"]] = seq
             self.live.pop()
@@ -146,13 +161,15 @@ class Match:
 
     def play(self, command: dict, lot: Lot | None = None) -> tuple[dict, list[dict], list[Finding]]:
         """Decide and record in one step: (event, warnings, new findings)."""
+        if isinstance(command, dict) and command.get("type") == "correct":
+            return self.correct(command, lot)
         decision = self.decide(command, lot)
         warnings = [w.as_dict() for w in decision.warnings]
         event = {**decision.event, "warnings": warnings} if warnings else decision.event
         if "illegal" in event and self.dealt is not None:
             event = {**event, "public": self.seen_blind(command, lot)}
         findings = self.record(event)
-        return without_public(self.log[-1]), warnings, findings
+        return recorded(self.log[-1]), warnings, findings
 
     def seen_blind(self, command: dict, lot: Lot | None) -> dict:
         """What a reader without the key may know of a play let stand while the deal's entered hands are secret:
@@ -165,12 +182,41 @@ class Match:
             seen["warnings"] = [w.as_dict() for w in blind.warnings]
         return seen
 
+    def correct(self, command: dict, lot: Lot | None = None) -> tuple[dict, list[dict], list[Finding]]:
+        """Decides and records a correction (corrections.py), taking on the match it folded while deciding it:
+        (event, warnings, new findings)."""
+        prepared = corrections.prepare(self, command, lot)
+        before = found(self.state.findings)
+        warnings = prepared.warnings
+        event = self.append({**written(prepared.event), **({"warnings": warnings} if warnings else {})})
+        self.entries.apply(event)
+        fold = prepared.fold
+        self.state, self.secret, self.dealt, self.shadow = fold.state, fold.secret, fold.dealt, None
+        findings = [f for f in self.state.findings if (f.seq, f.proof_seq, f.code) not in before]
+        return recorded(event), warnings, findings
+
+    def scratch(self) -> Match:
+        """A match of the same header with no event: a fold that `apply` extends entry by entry."""
+        fold = Match(self.game, self.players, self.options, self.stake, self.currency)
+        fold.secret = self.never_played()
+        return fold
+
+    def apply(self, entry: dict) -> None:
+        """Folds one more entry into the state."""
+        self.game.evolve(self.state, entry)
+        self.note_secret(entry)
+
+    def never_played(self) -> set[int]:
+        """The deals of the log whose hands were never played as entered: undone."""
+        return {seq for seq in self.undone if self.log[seq - 1].get("hands")}
+
     def refold(self) -> None:
+        self.entries = entries_of(self.log, self.live)
         self.state = self.game.new_state(self.players, self.options)
-        self.secret = {seq for seq in self.undone if self.log[seq - 1].get("hands")}  # never played as entered
+        self.secret = self.never_played()
         self.dealt = None
         self.shadow = None
-        for event in self.live_events():
+        for event in self.entries.values():
             self.game.evolve(self.state, event)
             self.note_secret(event)
 
@@ -185,6 +231,7 @@ class Match:
         else:
             self.secret.discard(self.dealt)
             self.dealt = None
+            self.shadow = None  # it shows the deal's plays as they were seen blind; the hands may show now
 
     def public(self) -> Match:
         """The match as a reader without the key knows it: folded from the log with the secret hands left out.
@@ -201,15 +248,35 @@ class Match:
 
     def keyless(self, event: dict) -> dict:
         """The event as a reader without the key may see it now: a deal without its secret hands, a play let
-        stand in such a deal with only what the referee could tell without them (`seen_blind`)."""
-        if event["seq"] in self.secret:
-            return without_hands(event)
-        seen = event.get("public")
+        stand in such a deal with only what the referee could tell without them (`seen_blind`); a correction with
+        the entries it holds shown the same way."""
+        if event["type"] == "correct":
+            hide = event["seq"] in self.undone
+            shown = dict(event)
+            for key in corrections.NESTED:
+                if isinstance(event.get(key), dict):
+                    shown[key] = self.shown(event[key], hide or self.superseded(event[key]))
+            if "changed" in event:
+                shown["changed"] = [self.shown(entry, hide or self.superseded(entry)) for entry in event["changed"]]
+            return shown
+        return self.shown(event, self.superseded(event))
+
+    def superseded(self, entry: dict) -> bool:
+        """Whether `entry` (a logged event, or an entry a correction holds) is no longer what its entry is: a
+        correction changed it since. Its hands were never played as entered, and what they proved stays unsaid."""
+        current = self.entries.current
+        seq = entry["seq"]
+        return seq in current and current[seq] is not entry
+
+    def shown(self, entry: dict, superseded: bool) -> dict:
+        if "hands" in entry and (superseded or entry["seq"] in self.secret):
+            entry = without_hands(entry)
+        seen = entry.get("public")
         if seen is None:
-            return event
-        if seen["deal"] not in self.secret:  # the hands may show now, and so may what they proved
-            return without_public(event)
-        shown = {key: value for key, value in event.items() if key not in SEEN_WITH_THE_KEY}
+            return entry
+        if not superseded and seen["deal"] not in self.secret:  # the hands may show now, and so may what they proved
+            return without_public(entry)
+        shown = {key: value for key, value in entry.items() if key not in SEEN_WITH_THE_KEY}
         return {**shown, **{key: value for key, value in seen.items() if key != "deal"},
                 **({"force": True} if "illegal" in seen else {})}
 
@@ -221,9 +288,12 @@ class Match:
         """The log (`limit` events after event `after`, or all), each event with the seq of the undo that retracted
         it; `hidden`: without the hands that are still the table's secret."""
         events = self.log[after:] if limit is None else self.log[after:after + limit]
-        if hidden:
-            return [{**self.keyless(e), "undone_by": self.undone.get(e["seq"])} for e in events]
-        return [{**without_public(e), "undone_by": self.undone.get(e["seq"])} for e in events]
+        shown = self.keyless if hidden else recorded
+        corrected = self.entries.corrected
+        if not corrected:
+            return [{**shown(e), "undone_by": self.undone.get(e["seq"])} for e in events]
+        return [{**shown(e), "undone_by": self.undone.get(e["seq"]),
+                 **({"corrected_by": corrected[e["seq"]]} if e["seq"] in corrected else {})} for e in events]
 
     def view(self) -> dict:
         state = self.state
@@ -292,6 +362,28 @@ def _rules(game: Game, options: tuple, players: int) -> dict:
 
 SEEN_WITH_THE_KEY = ("illegal", "warnings", "force", "public")
 """What a play let stand carries that a reader without the key sees only once the deal's hands may show."""
+
+
+MATCH_EVENTS = frozenset({"undo", "correct"})
+"""The events of every game, which the match handles itself."""
+
+
+def found(findings: list[Finding]) -> set[tuple]:
+    """What tells the findings apart: the event found, the proof and the rule."""
+    return {(f.seq, f.proof_seq, f.code) for f in findings}
+
+
+def recorded(event: dict) -> dict:
+    """An event as recorded, without what it keeps for readers without the key: a correction's entries too."""
+    if event["type"] != "correct":
+        return without_public(event)
+    shown = dict(event)
+    for key in corrections.NESTED:
+        if isinstance(event.get(key), dict):
+            shown[key] = without_public(event[key])
+    if "changed" in event:
+        shown["changed"] = [without_public(entry) for entry in event["changed"]]
+    return shown
 
 
 def without_public(event: dict) -> dict:

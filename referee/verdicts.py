@@ -76,9 +76,17 @@ CODES: dict[str, Code] = {
     "attack_too_large": refused("An attack is never larger than the defender's hand.", forceable=True),
     "beat_wrong_suit": refused("A card is beaten by a higher card of its suit, or by a trump.", forceable=True),
     "beat_too_low": refused("A card is beaten by a higher card of its suit.", forceable=True),
+    # corrections, in every game
+    "not_correctable": refused("Only an event that stands in the log can be corrected: not an undo, nor an event "
+                               "undone or removed."),
+    "correction_breaks_rule": refused("After the correction a later event breaks a rule; with force it stands, "
+                                      "flagged.", forceable=True),
+    "correction_breaks_log": refused("After the correction a later event can no longer have happened."),
     # input the engine reads
     "bad_event": invalid("An event is an object with a type."),
     "bad_event_type": invalid("The game has no such event."),
+    "bad_correction": invalid("A correction names an event by its seq, with the event it should have been, remove, "
+                              "or an event to insert before it."),
     "unused_field": invalid("The event carries a field its game does not read."),
     "bad_seat": invalid("A seat is a number from 0 to the number of players minus 1."),
     "bad_card": invalid("A card is written as a rank (2-10, J, Q, K, A), with its suit where suits matter."),
