@@ -70,7 +70,7 @@ export function correctionRefused(error, names, force) {
     error.said = t(`say.${error.code}`, { seq: details.seq, why });
   }
   const text = error.said || verdictText(error.code, details, details.seat, names) || codeText(error.code, error.message);
-  refusal = { text: `${codeText(error.code, "")}: ${text}`.replace(/^: /, ""), force: details.forceable ? force : null };
+  refusal = { text, force: details.forceable ? force : null };
   if (open) open = { ...open, mode: "menu" };
 }
 
