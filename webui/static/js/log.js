@@ -1,6 +1,7 @@
 // The log of a match in words, newest first, with the undone events struck through.
 
 import { api } from "./api.js";
+import { correctable, correctionSheet, openCorrection } from "./corrections.js";
 import { h } from "./dom.js";
 import { cardText, cardsText, t, tn } from "./i18n.js";
 
@@ -40,6 +41,14 @@ export function describeEvent(event, names) {
     case "undo":
       text = t("event.undo", { seq: event.undoes });
       break;
+    case "correct": {
+      // recorded, it names the entry in `corrects`; as sent (still waiting), in `seq`
+      const target = "corrects" in event ? event.corrects : event.seq;
+      if (event.insert) text = t("event.correct_insert", { seq: event.before, what: describeEvent(event.insert, names) });
+      else if (event.remove) text = t("event.correct_remove", { seq: target });
+      else text = t("event.correct_with", { seq: target, what: event.with ? describeEvent(event.with, names) : "?" });
+      break;
+    }
     default:
       text = event.type;
   }
@@ -58,18 +67,38 @@ export async function loadEvents(matchId) {
   }
 }
 
+/**
+ * The log, newest first. On the scorer's phone an entry that still stands is a button: tapped, it opens the sheet
+ * of its correction (corrections.js), fixed at the bottom of the screen, over nothing the log needs to move.
+ */
 export function renderLog(root, ctx) {
   const list = h("ol", { class: "log", reversed: true });
   const section = h("section", { class: "panel" }, h("h2", { text: t("log.title") }), list);
-  root.replaceChildren(section);
-  loadEvents(ctx.matchId).then((events) => {
+  const sheet = correctionSheet(ctx, describeEvent);
+  document.body.classList.toggle("correcting", Boolean(sheet));
+  root.replaceChildren(section, ...(sheet ? [sheet] : []));
+  const draw = (events) => {
     const names = ctx.names;
-    list.replaceChildren(...events.slice().reverse().map((event) => h("li", {
-      class: ["log-entry", event.undone_by && "undone", event.illegal && "illegal"], value: event.seq },
-    h("span", { class: "seq", text: `#${event.seq}` }),
-    h("span", { class: "what", text: describeEvent(event, names) }),
-    event.undone_by ? h("span", { class: "undone-by", text: t("log.undone_by", { seq: event.undone_by }) }) : null,
-    )));
+    const entries = ctx.canScore ? correctable(events) : new Map();
+    list.replaceChildren(...events.slice().reverse().map((event) => {
+      const parts = [
+        h("span", { class: "seq", text: `#${event.seq}` }),
+        h("span", { class: "what", text: describeEvent(event, names) }),
+      ];
+      const entry = entries.get(event.seq);
+      return h("li", {
+        class: ["log-entry", event.undone_by && "undone", event.corrected_by && "corrected", event.illegal && "illegal"],
+        value: event.seq, "data-seq": event.seq },
+      entry ? h("button", { type: "button", class: "correct-open", "data-seq": event.seq,
+                            "aria-label": `${t("correct.open")}: #${event.seq} ${describeEvent(entry, names)}`,
+                            on: { click: () => openCorrection(ctx, entry) } }, parts) : parts,
+      event.undone_by ? h("span", { class: "undone-by", text: t("log.undone_by", { seq: event.undone_by }) }) : null,
+      event.corrected_by ? h("span", { class: "corrected-by", text: t("log.corrected_by", { seq: event.corrected_by }) }) : null,
+      );
+    }));
     if (!events.length) list.replaceChildren(h("li", { class: "hint", text: t("log.empty") }));
-  }).catch(() => list.replaceChildren(h("li", { class: "hint", text: t("log.unavailable") })));
+  };
+  const known = ctx.log ? ctx.log() : [];
+  if (known.length) draw(known); // the log as last read, at once: the page keeps its length while it is read again
+  loadEvents(ctx.matchId).then(draw).catch(() => list.replaceChildren(h("li", { class: "hint", text: t("log.unavailable") })));
 }

@@ -6,6 +6,7 @@ import { api, reading } from "./api.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
+import { correctionRefused } from "./corrections.js";
 import { eveningEntry, openEvening } from "./evening.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
@@ -341,6 +342,7 @@ async function refused(error, entry, dropped) {
   const { expect_seq: _, ...body } = entry.body;
   const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
   say(() => t("referee.not_recorded", { what: what() }));
+  if (body.type === "correct") correctionRefused(error, names, () => send({ ...body, force: true }));
   showError(error, {
     what: t("referee.not_recorded", { what: what() }),
     names,
