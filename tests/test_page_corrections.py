@@ -29,7 +29,7 @@ def words(lang: str):
 
 def open_entry(phone, seq: int) -> None:
     phone.click(f'#panel-log button.correct-open[data-seq="{seq}"]')
-    phone.page.wait_for_selector("#correction #correct-change")
+    phone.page.wait_for_selector("#correction #correct-change", timeout=15000)  # a busy machine redraws slowly
 
 
 def recorded(phone, server_api, match_id: str, seq: int) -> dict:

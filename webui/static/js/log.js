@@ -83,6 +83,7 @@ export function renderLog(root, ctx) {
     list.replaceChildren(...events.slice().reverse().map((event) => {
       const parts = [
         h("span", { class: "seq", text: `#${event.seq}` }),
+        " ", // the words read as they show: "#2 W played K", within the button's name
         h("span", { class: "what", text: describeEvent(event, names) }),
       ];
       const entry = entries.get(event.seq);
@@ -90,7 +91,7 @@ export function renderLog(root, ctx) {
         class: ["log-entry", event.undone_by && "undone", event.corrected_by && "corrected", event.illegal && "illegal"],
         value: event.seq, "data-seq": event.seq },
       entry ? h("button", { type: "button", class: "correct-open", "data-seq": event.seq,
-                            "aria-label": `${t("correct.open")}: #${event.seq} ${describeEvent(entry, names)}`,
+                            "aria-label": `${t("correct.open")}: #${event.seq} ${describeEvent(event, names)}`,
                             on: { click: () => openCorrection(ctx, entry) } }, parts) : parts,
       event.undone_by ? h("span", { class: "undone-by", text: t("log.undone_by", { seq: event.undone_by }) }) : null,
       event.corrected_by ? h("span", { class: "corrected-by", text: t("log.corrected_by", { seq: event.corrected_by }) }) : null,
