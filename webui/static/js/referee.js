@@ -9,6 +9,20 @@ import { verdictText } from "./words.js";
 const root = document.getElementById("referee");
 const KEPT = 3; // the newest messages; older ones are in the log and the scores
 let changed = () => {};
+let desk = null; // the place next to the thumb, in the bottom bar, while the table is shown: {el, shown()}
+
+/**
+ * Where a question or a refusal waits for its answer: at the table, in the bottom bar just above its line and Undo
+ * (in view whatever is scrolled, next to the thumb; the bar grows upwards over the page, which moves nothing); else
+ * at the top of the page.
+ */
+export function useDesk(el, shown) {
+  desk = { el, shown };
+}
+
+function answerPlace() {
+  return desk && desk.shown() ? desk.el : root;
+}
 
 /** `callback()` runs whenever a message comes or goes. */
 export function onMessagesChanged(callback) {
@@ -28,22 +42,28 @@ function message(kind, id, children, actions = []) {
   return item;
 }
 
-function put(item, replaceKind) {
-  if (replaceKind) root.querySelectorAll(`.verdict.${replaceKind}`).forEach((el) => el.remove());
-  root.prepend(item);
+function put(item, replaceKind, place = root) {
+  for (const where of [root, desk && desk.el].filter(Boolean)) {
+    if (replaceKind) where.querySelectorAll(`.verdict.${replaceKind}`).forEach((el) => el.remove());
+  }
+  if (place !== root) place.querySelectorAll(".verdict").forEach((el) => el.remove()); // one answer asked at a time
+  place.prepend(item);
   [...root.querySelectorAll(".verdict")].slice(KEPT).forEach((el) => el.remove());
   changed();
 }
 
+const ANSWERED = ".verdict.refusal, .verdict.notice, .verdict.question";
+
 /** Takes away what answered the last entry: refusals, notices and open questions. */
 export function clearRefusals() {
-  const gone = root.querySelectorAll(".verdict.refusal, .verdict.notice, .verdict.question");
+  const gone = [root, desk && desk.el].filter(Boolean).flatMap((where) => [...where.querySelectorAll(ANSWERED)]);
   gone.forEach((el) => el.remove());
   if (gone.length) changed();
 }
 
 export function clearAll() {
   root.replaceChildren();
+  if (desk) desk.el.replaceChildren();
   changed();
 }
 
@@ -55,7 +75,7 @@ export function showQuestion(text, { yes, yesLabel, yesId } = {}) {
   const item = h("section", { class: ["verdict", "question"], role: "alertdialog", "aria-label": text },
     h("h2", { text }),
     h("div", { class: "verdict-actions" }, no, ok));
-  put(item, "question");
+  put(item, "question", answerPlace());
   return item;
 }
 
@@ -82,7 +102,7 @@ export function showError(error, { what, letItStand, sendAgain, names = [] } = {
       text: error.said || verdictText(error.code, error.details, error.details && error.details.seat, names) || error.message }) : null,
     error.network || !(error.details && error.details.forceable) ? null : h("p", { class: "hint", text: t("referee.forceable_hint") }),
   ], actions);
-  put(item, "refusal");
+  put(item, "refusal", answerPlace());
   return item;
 }
 
