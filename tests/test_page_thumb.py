@@ -5,7 +5,10 @@ says that it was recorded again."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
+from pathlib import Path
 
 import pytest
 from conftest_browser import PHONES
@@ -14,6 +17,15 @@ from test_page_layout import LOCALES, box_of, plays, post_play
 pytestmark = pytest.mark.browser
 
 CASES = [(size, lang) for size in PHONES for lang in LOCALES]
+CATALOGUES = Path(__file__).resolve().parent.parent / "webui" / "static" / "i18n"
+
+
+def words(lang: str, key: str, **params) -> str:
+    """The page's words for `key` in `lang` (English's where it has none), with the parameters put in."""
+    read = lambda name: json.loads((CATALOGUES / f"{name}.json").read_text())  # noqa: E731
+    catalogue = {**read("en"), **read(lang)}
+    return re.sub(r"\{(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), catalogue[key])
+
 FIVE = ["S", "W", "N", "E", "F"]
 
 
@@ -122,9 +134,7 @@ def test_end_the_match_and_undo_one_more_ask_in_view(new_phone, server_api, size
     assert server_api(f"/api/matches/{match['id']}")["status"] == "finished"
 
 
-NEXT = {"en": "Same key again, for the next player. Recorded: S played 10",
-        "pl": "Ten sam klawisz znów, dla następnej osoby. Zapisano: S zagrywa 10",
-        "ru": "Та же клавиша снова, для следующего по кругу. Записано: S кладёт 10"}
+
 
 
 @pytest.mark.parametrize(("size", "lang"), CASES)
@@ -139,12 +149,12 @@ def test_the_same_rank_for_the_next_seat_is_recorded_at_once_and_said(new_phone,
     phone.wait_turn(1)
     assert phone.page.locator(".verdict.question").count() == 0
     assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (4, "10"), (0, "10")]
-    assert phone.text("#last-word") == NEXT[lang]
+    play = words(lang, "event.play", name="S", card="10")
+    assert phone.text("#last-word") == words(lang, "word.recorded_next", what=play)
     phone.screenshot(f"thumb-next-seat-{size}-{lang}", full_page=False)
 
 
-AGAIN = {"en": "Recorded again (2×): S played A", "pl": "Zapisano znów (2×): S zagrywa A",
-         "ru": "Записано снова (2×): S кладёт Т"}
+
 
 
 @pytest.mark.parametrize(("size", "lang"), CASES)
@@ -159,5 +169,6 @@ def test_a_second_identical_record_says_it_was_recorded_again(new_phone, server_
     phone.tap_card("A")
     phone.wait_turn(1)
     assert phone.text("#last-word") != first
-    assert phone.text("#last-word") == AGAIN[lang]
+    play = words(lang, "event.play", name="S", card=words(lang, "rank.A"))
+    assert phone.text("#last-word") == words(lang, "word.recorded_again", n=2, what=play)
     phone.screenshot(f"thumb-again-{size}-{lang}", full_page=False)

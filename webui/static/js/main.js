@@ -11,7 +11,7 @@ import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
-import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion, useDesk } from "./referee.js";
+import { announce, backToDesk, clearRefusals, leaveDesk, onMessagesChanged, showError, showFinding, showNotice, showQuestion, useDesk } from "./referee.js";
 import { tellWhatIsLost } from "./secure.js";
 import { gameTitle, renderSetup } from "./setup.js";
 import { cutLongNames } from "./table.js";
@@ -116,13 +116,15 @@ function render() {
 
 const referee = document.getElementById("referee");
 
-/** The referee's messages lie over the table (seats and trick) when it is shown, else at the top of the page. */
+/**
+ * The referee's messages at the top of the page, except at the table: there a scorer's come in the bottom bar (the
+ * desk), and a follower's (a phone without the key, no bar) at the bottom of the screen; never over the seats.
+ */
 function placeReferee() {
   const area = main().querySelector(".table-area");
-  referee.classList.toggle("over-table", Boolean(area));
+  referee.classList.toggle("at-bottom", Boolean(area));
   referee.dataset.area = "referee";
-  if (area) area.append(referee);
-  else if (referee.nextElementSibling !== main()) main().before(referee);
+  if (referee.nextElementSibling !== main()) main().before(referee);
 }
 
 // the questions and refusals waiting for an answer at the table, in the bottom bar above its line (referee.js)
@@ -134,8 +136,11 @@ function drawBottom() {
   const shown = Boolean(app.matchId && app.state && app.key && app.ui.tab === "table");
   bar.hidden = !shown;
   document.body.classList.toggle("with-bar", shown);
-  if (shown) bar.replaceChildren(desk, ...bottomBar(context()));
-  else if (desk.children.length) referee.prepend(...desk.children); // still waiting: at the top of the other tabs
+  if (shown) {
+    bar.replaceChildren(desk, ...bottomBar(context()));
+    backToDesk();
+  }
+  else leaveDesk(); // a question still waiting: at the top of the other tabs
 }
 
 let stepShown = null; // the step (of this match, at this seq) last brought into view

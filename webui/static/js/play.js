@@ -36,6 +36,14 @@ function statusLine(ctx) {
   if (ctx.offline) items.push(h("span", { class: "offline", id: "offline", role: "status" }, t("status.offline")));
   const waiting = ctx.pending().length;
   if (waiting) items.push(h("span", { class: "pending", id: "pending", role: "status" }, tn("status.pending", waiting)));
+  // the findings, told once as they came, kept here in short: the list is in the scores (and the plays in the log)
+  const found = ctx.state.findings.length;
+  if (found) {
+    items.push(h("button", { type: "button", class: "findings-count", id: "findings-count",
+                             "aria-label": tn("status.findings_label", found),
+                             on: { click: () => { ctx.ui.tab = "scores"; ctx.redraw(); document.getElementById("findings")?.scrollIntoView(); } } },
+    `⚠ ${found}`));
+  }
   return h("div", { class: "status-line" }, items);
 }
 
