@@ -13,7 +13,7 @@ import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
 import { announce, backToDesk, clearRefusals, leaveDesk, onMessagesChanged, showError, showFinding, showNotice, showQuestion, useDesk } from "./referee.js";
 import { tellWhatIsLost } from "./secure.js";
-import { gameTitle, renderSetup } from "./setup.js";
+import { draftForEvening, gameTitle, renderSetup } from "./setup.js";
 import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
@@ -80,6 +80,7 @@ function context() {
     toggleHands,
     log: () => app.log,
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
+    eveningKey: (id) => local.get(`evening_key.${id}`),
     send,
     undo,
     redraw: render,
@@ -223,7 +224,7 @@ function draw() {
     title.textContent = "";
     document.title = "Kibic";
     renderSetup(main(), ctx);
-    main().append(eveningEntry());
+    if (!new URLSearchParams(location.search).has("e")) main().append(eveningEntry());
     return;
   }
   if (!app.state) return;
@@ -570,8 +571,16 @@ async function boot() {
       return;
     }
   }
-  const evening = new URLSearchParams(location.search).get("e");
-  if (evening) await openEvening(main(), evening, app.games);
+  const params = new URLSearchParams(location.search);
+  const evening = params.get("e");
+  if (evening && params.has("next") && local.get(`evening_key.${evening}`)) {
+    try {
+      await draftForEvening(evening, app.games, language()); // the start form, for the evening's next match
+      render();
+    } catch {
+      await openEvening(main(), evening, app.games);
+    }
+  } else if (evening) await openEvening(main(), evening, app.games);
   else if (app.matchId) await openMatch();
   else {
     render();
