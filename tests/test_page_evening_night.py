@@ -86,3 +86,17 @@ def test_between_matches_the_evening_says_after_how_many(new_phone, server_api, 
     assert heading == words(lang, "evening.standing_after.one", n=1)
     next_match = phone.page.locator("#next-match").bounding_box()
     assert next_match["y"] + next_match["height"] <= PHONES[size]["height"]  # at the top: no scrolling to it
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_a_game_tapped_by_mistake_keeps_every_name(new_phone, size, lang):
+    """Four names, Dureń (two players) tapped by mistake, then Ogórek again: the four names are all there."""
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    page = phone.open("/").page
+    page.check('input[name="game"][value="ogorek"]')
+    for index, name in enumerate(["Kasia", "Łukasz", "Żaneta", "Marta"]):
+        page.fill(f"#player-{index}", name)
+    page.check('input[name="game"][value="duren"]')
+    assert page.locator(".player-row").count() == 2
+    page.check('input[name="game"][value="ogorek"]')
+    assert [page.input_value(f"#player-{i}") for i in range(4)] == ["Kasia", "Łukasz", "Żaneta", "Marta"]
