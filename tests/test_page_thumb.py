@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest_browser import PHONES
-from test_page_layout import LOCALES, box_of, plays, post_play
+from test_page_layout import LOCALES, box_of, plays, post_play, tap_twice
 
 pytestmark = pytest.mark.browser
 
@@ -52,21 +52,6 @@ def in_view(phone, selector: str) -> dict:
         const top = document.querySelector('header.bar').getBoundingClientRect().bottom;
         return {top: r.top, bottom: r.bottom, whole: r.top >= top - 0.5 && r.bottom <= window.innerHeight + 0.5};
     }""")
-
-
-TAP_TWICE = """async ([card, ms]) => {
-    const key = () => document.querySelector(`.action .keypad button[data-card="${card}"]`);
-    key().click();
-    const first = performance.now();
-    await new Promise((done) => setTimeout(done, ms));
-    key().click();
-    return performance.now() - first;
-}"""
-
-
-def tap_twice(phone, card: str, ms: int) -> float:
-    """Taps the card's key twice, `ms` apart (the key as drawn after the first tap); the time between."""
-    return phone.page.evaluate(TAP_TWICE, [card, ms])
 
 
 def keys(phone) -> list:
