@@ -11,9 +11,9 @@ from conftest_browser import PHONES
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en-US": ("If we stopped now", "Bob pays Ann 2.00 PLN", "Figures", "playing"),
-    "pl-PL": ("Gdybyśmy skończyli teraz", "Bob płaci Ann: 2,00 PLN", "Statystyki", "w toku"),
-    "ru-RU": ("Если бы мы закончили сейчас", "Bob платит Ann: 2,00 PLN", "Статистика", "идёт"),
+    "en-US": ("If we stopped now · match 2 being played", "Bob pays Ann 2.00 PLN", "Figures", "playing"),
+    "pl-PL": ("Gdybyśmy skończyli teraz · partia 2 w toku", "Bob płaci Ann: 2,00 PLN", "Statystyki", "w toku"),
+    "ru-RU": ("Если бы мы закончили сейчас · идёт партия 2", "Bob платит Ann: 2,00 PLN", "Статистика", "идёт"),
 }
 
 
@@ -76,13 +76,16 @@ def test_an_evening_is_started_on_the_page_and_its_next_match_seats_the_same_peo
     assert page.input_value("#evening-currency") == "EUR"
     page.fill("#evening-name", "Friday")
     phone.click("#evening-start")
-    page.wait_for_selector("form.next-match")
+    page.wait_for_selector("form.setup.for-evening")  # straight to the start form of its first match
     evening_id = re.search(r"\?e=([^&#]+)", page.url).group(1)
+    page.check('input[name="game"][value="ogorek"]')
+    page.locator(".player-row").last.get_by_role("button", name=re.compile("Remove")).click()
     for index, name in enumerate(["Ann", "Bob", "Cid"]):
-        page.fill(f"#next-player-{index}", name)
-    page.fill("#next-stake", "0,50")
+        page.fill(f"#player-{index}", name)
+    page.fill("#stake", "0,50")
+    assert page.input_value("#currency") == "EUR"
     phone.screenshot("evening-next-match-first")
-    phone.click("#next-start")
+    phone.click("#start")
     page.wait_for_url(re.compile(r"\?m="))
     page.wait_for_selector(".tab-panel")
     match_id = re.search(r"\?m=([^&#]+)", page.url).group(1)
@@ -94,9 +97,10 @@ def test_an_evening_is_started_on_the_page_and_its_next_match_seats_the_same_peo
     phone.open("/")
     assert page.locator(".evening-entry li").all_inner_texts() == ["Friday"]
     phone.click(".evening-entry li a")
-    page.wait_for_selector("form.next-match")
-    assert [page.input_value(f"#next-player-{i}") for i in range(3)] == ["Bob", "Cid", "Ann"]
-    assert page.input_value("#next-stake") == "0.50"
+    phone.click("#next-match")
+    page.wait_for_selector("form.setup.for-evening")
+    assert [page.input_value(f"#player-{i}") for i in range(3)] == ["Bob", "Cid", "Ann"]
+    assert page.input_value("#stake") == "0.50"
     phone.screenshot("evening-next-match-prefilled")
 
 
@@ -104,7 +108,7 @@ def test_a_phone_without_the_evening_key_only_follows(phone, server_api):
     evening, _ = an_evening(server_api)
     phone.page.goto(f"/?e={evening['id']}")
     phone.page.wait_for_selector(".evening")
-    assert phone.page.locator("form.next-match").count() == 0
+    assert phone.page.locator("#next-match").count() == 0
 
 
 def test_an_evening_whose_answer_was_lost_is_started_once_when_tapped_again(phone, server_api):
@@ -129,7 +133,7 @@ def test_an_evening_whose_answer_was_lost_is_started_once_when_tapped_again(phon
     page.wait_for_selector("#evening-start:enabled")  # the phone says it could not start it, and lets it be tried
     phone.calm()
     phone.click("#evening-start")
-    page.wait_for_selector("form.next-match")  # this phone holds the evening's key: it may start matches
+    page.wait_for_selector("form.setup.for-evening")  # this phone holds the evening's key: it may start matches
     first_key, first_id, second_key = sent
     assert first_key and len(first_key) >= 22 and second_key == first_key
     assert re.search(r"\?e=([^&#]+)", page.url).group(1) == first_id

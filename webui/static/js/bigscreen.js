@@ -6,6 +6,7 @@
 import { request } from "./api.js";
 import { h } from "./dom.js";
 import { cardText, moneyText, ordinal, t } from "./i18n.js";
+import { standingHeading } from "./evening.js";
 import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
 
@@ -57,7 +58,7 @@ function lastWord(state) {
 function standings(evening) {
   const people = [...evening.people].sort((a, b) => Number(b.net) - Number(a.net));
   return h("section", { class: "big-standings" },
-    h("h2", { text: evening.final ? t("money.final") : t("money.if_now") }),
+    h("h2", { text: standingHeading(evening) }),
     h("table", {}, h("tbody", {}, people.map((p) => h("tr", {},
       h("th", { scope: "row", text: p.name }),
       h("td", { class: ["num", p.net.startsWith("-") ? "negative" : Number(p.net) > 0 && "positive"],

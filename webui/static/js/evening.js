@@ -1,11 +1,11 @@
 // An evening at one table (`?e=<id>`): its standings over every match, the fewest transfers that settle the
 // night, its matches and the figures, followed live; it shows no card. `?e=new` starts one. The phone that
-// started it keeps the evening's key and starts its next matches with the same people, seated anew.
+// started it keeps the evening's key and starts its next matches from the start form (setup.js), prefilled.
 
 import { request } from "./api.js";
 import { openBigScreen } from "./bigscreen.js";
 import { h, s } from "./dom.js";
-import { has, language, moneyText, t } from "./i18n.js";
+import { has, language, moneyText, t, tn } from "./i18n.js";
 import { local, randomKey } from "./local.js";
 
 const POLL_MS = 3000;
@@ -46,7 +46,7 @@ function newEveningForm(root) {
     try {
       const { data } = await request("POST", "api/evenings", { body, idempotencyKey: creation.key });
       local.set(`evening_key.${data.id}`, data.key);
-      location.href = `?e=${encodeURIComponent(data.id)}`;
+      location.href = `?e=${encodeURIComponent(data.id)}&next`; // straight to its first match's form
     } catch (error) {
       said.textContent = problem(error);
       button.disabled = false;
@@ -59,42 +59,18 @@ function newEveningForm(root) {
     said, button));
 }
 
-/** The next match of the evening: the last match's game, stake and people, each moved one seat on. */
-function nextMatchForm(evening, games, key) {
-  const last = evening.matches[evening.matches.length - 1];
-  const names = last ? last.players.map((p) => p.name) : ["", "", "", ""];
-  const seated = [...names.slice(1), ...names.slice(0, 1)];
-  const game = h("select", { id: "next-game" }, (games || []).map((g) => h("option", { value: g.game,
-    selected: last ? g.game === last.game : false, text: gameTitle(g.game, games) })));
-  const players = seated.map((name, index) => h("input", { id: `next-player-${index}`, class: "player-name",
-    type: "text", value: name, maxlength: 40, autocomplete: "off",
-    "aria-label": t("setup.player_n", { n: index + 1 }), placeholder: t("setup.player_n", { n: index + 1 }) }));
-  const stake = h("input", { id: "next-stake", type: "text", inputmode: "decimal", autocomplete: "off",
-                             value: last && Number(last.stake) ? last.stake : "" });
-  const said = h("p", { class: "hint", role: "alert" });
-  const button = h("button", { type: "submit", class: "primary wide", id: "next-start", text: t("evening.next") });
-  const creation = randomKey(); // a second tap retries the same creation: one match, never two
-  const submit = async (event) => {
-    event.preventDefault();
-    button.disabled = true;
-    const body = { game: game.value, players: players.map((p) => p.value.trim()).filter(Boolean),
-                   stake: stake.value.trim().replace(",", ".") || null, evening: evening.id };
-    try {
-      const { data } = await request("POST", "api/matches", { body, key, idempotencyKey: creation });
-      local.setKey(data.id, data.key);
-      local.remember(data);
-      location.href = `?m=${encodeURIComponent(data.id)}`;
-    } catch (error) {
-      said.textContent = problem(error);
-      button.disabled = false;
-    }
-  };
-  return h("form", { class: "setup next-match", novalidate: true, on: { submit } },
-    h("h2", { text: t("evening.next") }),
-    h("label", { for: "next-game", text: t("evening.game") }), game,
-    h("label", { text: t("evening.players") }), players,
-    h("label", { for: "next-stake", text: t("evening.stake", { currency: evening.currency }) }), stake,
-    said, button);
+/** The way to the evening's next match: the start form, prefilled for it (setup.js), on the phone with the key. */
+function nextMatchLink(evening) {
+  return h("a", { class: "primary wide next-match", id: "next-match", href: `?e=${encodeURIComponent(evening.id)}&next`,
+                  text: t("evening.next") });
+}
+
+/** Where the evening stands, as its standings' heading says it: a match being played, or after how many. */
+export function standingHeading(evening) {
+  const playing = evening.matches.findIndex((m) => !m.final);
+  if (playing >= 0) return t("evening.standing_playing", { n: playing + 1 });
+  if (evening.matches.length) return tn("evening.standing_after", evening.matches.length);
+  return t("evening.none");
 }
 
 function gameTitle(name, games) {
@@ -168,7 +144,7 @@ export function eveningView(evening, games) {
     : h("p", { class: "hint", text: t("evening.none") });
   return h("section", { class: "panel evening" },
     h("h1", { text: evening.name }),
-    h("h2", { text: evening.final ? t("money.final") : t("money.if_now") }),
+    h("h2", { text: standingHeading(evening) }),
     h("div", { class: "table-scroll" }, h("table", { class: "standings" },
       h("caption", { class: "visually-hidden", text: t("evening.standings") }),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.player") }),
@@ -202,14 +178,14 @@ export async function openEvening(root, id, games) {
   }
   let shown = "";
   const view = h("div");
-  const next = h("div");
+  const next = h("div", { class: "evening-next" });
   const draw = async () => {
     try {
       const { data } = await request("GET", evenings(id));
       const text = JSON.stringify(data);
       if (!shown) {
-        root.replaceChildren(view, next);
-        if (eveningKey(id)) next.replaceChildren(nextMatchForm(data, games, eveningKey(id)));
+        root.replaceChildren(next, view); // the next match first: one tap from the top
+        if (eveningKey(id)) next.replaceChildren(nextMatchLink(data));
       }
       if (text !== shown) {
         shown = text;

@@ -12,9 +12,9 @@ import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
 import { bottomBar, renderMatch } from "./play.js";
-import { announce, clearRefusals, onMessagesChanged, showError, showFinding, showNotice, showQuestion } from "./referee.js";
+import { announce, backToDesk, clearRefusals, leaveDesk, onMessagesChanged, showError, showFinding, showNotice, showQuestion, useDesk } from "./referee.js";
 import { tellWhatIsLost } from "./secure.js";
-import { gameTitle, renderSetup } from "./setup.js";
+import { draftForEvening, gameTitle, renderSetup } from "./setup.js";
 import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { keepAwake } from "./wake.js";
@@ -41,6 +41,9 @@ const app = {
   linkKey: null, // a key that came in the address, until the server confirms it is the match's
   showHands: false, // the hands entered for the referee are shown on this phone (asked for, per match)
   log: [], // the log as last read (scorers only), with the hands when they are shown
+  quickNext: false, // the tap being handled is the same key again, for the next seat (taps.js)
+  quickEntries: new Set(), // the entries (their ids) such a tap sent: the bar says so when they are recorded
+  lastRecorded: { text: "", times: 0 }, // the words of the last entry recorded, and how many times in a row
 };
 
 const main = () => document.getElementById("app");
@@ -71,13 +74,14 @@ function context() {
     pending: () => (app.outbox ? app.outbox.entries() : []),
     lastLive: app.lastLive,
     lastWord: app.lastWord(),
-    ask: showQuestion,
+    ask: (text, options) => { say(text); return showQuestion(text, options); }, // the bar's line says it too
     notice: (text) => showNotice(text),
     say: (words) => say(words),
     showHands: app.showHands,
     toggleHands,
     log: () => app.log,
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
+    eveningKey: (id) => local.get(`evening_key.${id}`),
     send,
     undo,
     redraw: render,
@@ -114,21 +118,31 @@ function render() {
 
 const referee = document.getElementById("referee");
 
-/** The referee's messages lie over the table (seats and trick) when it is shown, else at the top of the page. */
+/**
+ * The referee's messages at the top of the page, except at the table: there a scorer's come in the bottom bar (the
+ * desk), and a follower's (a phone without the key, no bar) at the bottom of the screen; never over the seats.
+ */
 function placeReferee() {
   const area = main().querySelector(".table-area");
-  referee.classList.toggle("over-table", Boolean(area));
+  referee.classList.toggle("at-bottom", Boolean(area));
   referee.dataset.area = "referee";
-  if (area) area.append(referee);
-  else if (referee.nextElementSibling !== main()) main().before(referee);
+  if (referee.nextElementSibling !== main()) main().before(referee);
 }
+
+// the questions and refusals waiting for an answer at the table, in the bottom bar above its line (referee.js)
+const desk = h("div", { class: "desk", id: "desk", "data-area": "desk" });
+useDesk(desk, () => !document.getElementById("bottom").hidden);
 
 function drawBottom() {
   const bar = document.getElementById("bottom");
   const shown = Boolean(app.matchId && app.state && app.key && app.ui.tab === "table");
   bar.hidden = !shown;
   document.body.classList.toggle("with-bar", shown);
-  if (shown) bar.replaceChildren(...bottomBar(context()));
+  if (shown) {
+    bar.replaceChildren(desk, ...bottomBar(context()));
+    backToDesk();
+  }
+  else leaveDesk(); // a question still waiting: at the top of the other tabs
 }
 
 let stepShown = null; // the step (of this match, at this seq) last brought into view
@@ -211,7 +225,7 @@ function draw() {
     title.textContent = "";
     document.title = "Kibic";
     renderSetup(main(), ctx);
-    main().append(eveningEntry());
+    if (!new URLSearchParams(location.search).has("e")) main().append(eveningEntry());
     return;
   }
   if (!app.state) return;
@@ -229,7 +243,9 @@ function draw() {
  */
 function send(body, step, { keep = [] } = {}) {
   clearRefusals();
-  app.outbox.add("events", body, app.state.seq, step);
+  const entry = app.outbox.add("events", body, app.state.seq, step);
+  if (app.quickNext) app.quickEntries.add(entry.id);
+  app.quickNext = false;
   resetEntry(keep);
   const names = app.state.players.map((p) => p.name);
   say(() => t("word.sending", { what: describeEvent(body, names) }));
@@ -283,8 +299,18 @@ async function recorded(answer, entry) {
   }
   if (event.type !== "undo") {
     app.lastLive = event;
-    say(() => t("announce.recorded", { what: describeEvent(event, names) }));
+    const what = describeEvent(event, names);
+    // the same words twice in a row (a trick's winner leads the rank just played): the bar says it was recorded again
+    const times = app.lastRecorded.text === what ? app.lastRecorded.times + 1 : 1;
+    app.lastRecorded = { text: what, times };
+    const quick = app.quickEntries.delete(entry.id);
+    say(() => {
+      const now = describeEvent(event, names);
+      if (quick) return t("word.recorded_next", { what: now });
+      return times > 1 ? t("word.recorded_again", { n: times, what: now }) : t("announce.recorded", { what: now });
+    });
   } else {
+    app.lastRecorded = { text: "", times: 0 };
     app.lastLive = null; // the latest live event before it is known when the log is read again, just below
   }
   render();
@@ -524,6 +550,7 @@ function bindLanguages() {
       await setLanguage(button.dataset.lang);
       const open = asked && asked.item.isConnected ? asked : null;
       document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
+      desk.replaceChildren();
       bindLanguages();
       render();
       askAgain(open); // but a question waiting for an answer is asked again, in the same place
@@ -546,8 +573,16 @@ async function boot() {
       return;
     }
   }
-  const evening = new URLSearchParams(location.search).get("e");
-  if (evening) await openEvening(main(), evening, app.games);
+  const params = new URLSearchParams(location.search);
+  const evening = params.get("e");
+  if (evening && params.has("next") && local.get(`evening_key.${evening}`)) {
+    try {
+      await draftForEvening(evening, app.games, language()); // the start form, for the evening's next match
+      render();
+    } catch {
+      await openEvening(main(), evening, app.games);
+    }
+  } else if (evening) await openEvening(main(), evening, app.games);
   else if (app.matchId) await openMatch();
   else {
     render();
@@ -565,5 +600,6 @@ watchTaps({
   active: () => Boolean(app.matchId && app.state),
   ignored: () => say(() => t("tap.ignored")),
   twice: askTwice,
+  quick: () => { app.quickNext = true; setTimeout(() => { app.quickNext = false; }); }, // for this tap's entry only
 });
 boot();

@@ -36,6 +36,19 @@ function statusLine(ctx) {
   if (ctx.offline) items.push(h("span", { class: "offline", id: "offline", role: "status" }, t("status.offline")));
   const waiting = ctx.pending().length;
   if (waiting) items.push(h("span", { class: "pending", id: "pending", role: "status" }, tn("status.pending", waiting)));
+  // the findings, told once as they came, kept here in short: the list is in the scores (and the plays in the log)
+  const found = ctx.state.findings.length;
+  if (found) {
+    items.push(h("button", { type: "button", class: "findings-count", id: "findings-count",
+                             "aria-label": tn("status.findings_label", found),
+                             on: { click: () => { ctx.ui.tab = "scores"; ctx.redraw(); document.getElementById("findings")?.scrollIntoView(); } } },
+    `⚠ ${found}`));
+  }
+  // the match's evening, one tap away (its standings, and from there the next match)
+  if (ctx.state.evening) {
+    items.push(h("a", { class: "evening-link", id: "to-evening", href: `?e=${encodeURIComponent(ctx.state.evening)}`,
+                        text: t("match.evening") }));
+  }
   return h("div", { class: "status-line" }, items);
 }
 
@@ -89,7 +102,18 @@ function finishedPanel(ctx) {
   return h("section", { class: "action finished", id: "finished" },
     h("h2", { text: t("finished.title") }),
     h("ul", { class: "places" }, ranking.map((p) => h("li", { text: t("finished.place", { place: ordinal(p.place), name: p.name }) }))),
-    h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")));
+    h("button", { type: "button", class: "secondary", on: { click: () => { ctx.ui.tab = "money"; ctx.redraw(); } } }, t("finished.money")),
+    eveningLinks(ctx));
+}
+
+/** A finished match of an evening: its next match (on the phone with the evening's key) and the evening, a tap away. */
+function eveningLinks(ctx) {
+  const id = ctx.state.evening;
+  if (!id) return null;
+  const evening = `?e=${encodeURIComponent(id)}`;
+  return h("div", { class: "evening-links" },
+    ctx.eveningKey(id) ? h("a", { class: "primary wide", id: "next-match", href: `${evening}&next`, text: t("evening.next") }) : null,
+    h("a", { class: "secondary wide", id: "finished-evening", href: evening, text: t("match.evening_standing") }));
 }
 
 /**

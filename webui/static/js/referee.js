@@ -7,8 +7,23 @@ import { has, t } from "./i18n.js";
 import { verdictText } from "./words.js";
 
 const root = document.getElementById("referee");
+const TOLD_MS = 8000; // how long a finding or a notice is told at the table, when no entry comes first
 const KEPT = 3; // the newest messages; older ones are in the log and the scores
 let changed = () => {};
+let desk = null; // the place next to the thumb, in the bottom bar, while the table is shown: {el, shown()}
+
+/**
+ * Where a question or a refusal waits for its answer: at the table, in the bottom bar just above its line and Undo
+ * (in view whatever is scrolled, next to the thumb; the bar grows upwards over the page, which moves nothing); else
+ * at the top of the page.
+ */
+export function useDesk(el, shown) {
+  desk = { el, shown };
+}
+
+function answerPlace() {
+  return desk && desk.shown() ? desk.el : root;
+}
 
 /** `callback()` runs whenever a message comes or goes. */
 export function onMessagesChanged(callback) {
@@ -28,22 +43,60 @@ function message(kind, id, children, actions = []) {
   return item;
 }
 
-function put(item, replaceKind) {
-  if (replaceKind) root.querySelectorAll(`.verdict.${replaceKind}`).forEach((el) => el.remove());
-  root.prepend(item);
-  [...root.querySelectorAll(".verdict")].slice(KEPT).forEach((el) => el.remove());
+const ASKS = ".verdict.question, .verdict.refusal"; // what waits for an answer
+const TELLS = ".verdict.finding, .verdict.notice"; // what is told once (a finding is kept in the scores and the log)
+
+/**
+ * At the table (the desk in the bottom bar) one thing asked and one thing told at a time, the newest, the question
+ * nearest the thumb; elsewhere the newest few, at the top of the page.
+ */
+function put(item, replaceKind, place = answerPlace()) {
+  for (const where of [root, desk && desk.el].filter(Boolean)) {
+    if (replaceKind) where.querySelectorAll(`.verdict.${replaceKind}`).forEach((el) => el.remove());
+  }
+  if (place === root) {
+    place.prepend(item);
+    [...root.querySelectorAll(".verdict")].slice(KEPT).forEach((el) => el.remove());
+  } else if (item.matches(ASKS)) {
+    place.querySelectorAll(ASKS).forEach((el) => el.remove());
+    place.append(item);
+  } else {
+    place.querySelectorAll(TELLS).forEach((el) => el.remove());
+    place.prepend(item);
+    // told once: it lies over the keys nearest the bar (taps go through it), until the next entry or a few seconds on
+    setTimeout(() => { if (item.isConnected && item.closest(".desk")) { item.remove(); changed(); } }, TOLD_MS);
+  }
   changed();
 }
 
+/** What waits in the desk when the table is left for another tab: the questions and refusals go on waiting. */
+export function leaveDesk() {
+  if (!desk) return;
+  desk.el.querySelectorAll(TELLS).forEach((el) => el.remove());
+  if (desk.el.children.length) root.prepend(...desk.el.children);
+}
+
+/** Back at the table: what still waits for an answer comes back by the thumb. */
+export function backToDesk() {
+  if (!desk) return;
+  const waiting = [...root.querySelectorAll(ASKS)];
+  if (waiting.length) desk.el.append(waiting[0]);
+  waiting.slice(1).forEach((el) => el.remove());
+}
+
+const ANSWERED = ".verdict.refusal, .verdict.notice, .verdict.question, .desk .verdict.finding";
+
 /** Takes away what answered the last entry: refusals, notices and open questions. */
 export function clearRefusals() {
-  const gone = root.querySelectorAll(".verdict.refusal, .verdict.notice, .verdict.question");
+  const gone = [root, desk && desk.el].filter(Boolean).flatMap((where) => [...where.querySelectorAll(ANSWERED)])
+    .filter((el) => !el.matches(".finding") || el.closest(".desk"));
   gone.forEach((el) => el.remove());
   if (gone.length) changed();
 }
 
 export function clearAll() {
   root.replaceChildren();
+  if (desk) desk.el.replaceChildren();
   changed();
 }
 
@@ -91,6 +144,7 @@ export function showFinding(finding, names, proofText) {
   const where = finding.trick
     ? t("finding.where_trick", { deal: finding.deal, trick: finding.trick })
     : t("finding.where_deal", { deal: finding.deal });
+  if (answerPlace() === root && !root.classList.contains("at-bottom")) return; // not at the table: the scores list it
   const forced = finding.proof_seq === finding.seq;
   const item = message("finding", `finding-${finding.seq}-${finding.proof_seq}-${finding.code}`, [
     h("h2", { text: t("finding.title", { name: names[finding.seat] }) }),

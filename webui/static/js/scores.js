@@ -100,6 +100,6 @@ export function renderScores(root, ctx) {
       state.history.length ? chart(state, ctx.names) : h("p", { class: "hint", text: t("chart.empty") }),
       h("ul", { class: "legend" }, ctx.names.map((name, seat) => h("li", {},
         h("span", { class: "swatch", "data-colour": seat % COLOURS.length }), h("span", { text: name }))))),
-    h("section", { class: "panel" }, h("h2", { text: t("findings.title") }), findingsList(ctx)),
+    h("section", { class: "panel", id: "findings" }, h("h2", { text: t("findings.title") }), findingsList(ctx)),
   );
 }

@@ -1,9 +1,9 @@
 // Starting a match: the game, the players in clockwise order, the rules, the stake and the first dealer.
 
-import { api } from "./api.js";
+import { api, request } from "./api.js";
 import { h } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
-import { local } from "./local.js";
+import { local, randomKey } from "./local.js";
 import { showError } from "./referee.js";
 
 const DEFAULT_CURRENCY = { pl: "PLN", ru: "RUB", en: "EUR" };
@@ -12,8 +12,34 @@ let draft = null;
 
 function newDraft(games, lang) {
   const game = games[0];
-  return { game: game.game, players: Array(Math.max(game.min_players, 4)).fill(""), options: {}, stake: "",
-           currency: DEFAULT_CURRENCY[lang] || "", dealer: "lot" };
+  return { game: game.game, players: Array(Math.max(game.min_players, 4)).fill(""), spare: [], options: {}, stake: "",
+           currency: DEFAULT_CURRENCY[lang] || "", dealer: "lot", evening: null };
+}
+
+/**
+ * The start form for an evening's next match (`?e=<id>&next`), prefilled from its last match: the game, its
+ * options and stake, and its people each moved one seat on (the first dealer by lot). People may be added or
+ * removed, anything changed; the match is started in the evening with the evening's key. Null when the evening
+ * cannot be read.
+ */
+export async function draftForEvening(id, games, lang) {
+  const evening = (await request("GET", `api/evenings/${encodeURIComponent(id)}`)).data;
+  const key = local.get(`evening_key.${id}`);
+  const last = evening.matches[evening.matches.length - 1];
+  draft = newDraft(games, lang);
+  draft.evening = { id, name: evening.name, currency: evening.currency, key, sent: null };
+  draft.currency = evening.currency;
+  const others = (local.get("evenings") || []).filter((e) => e.id !== id); // the start page's way back to it
+  local.set("evenings", [{ id, name: evening.name, at: Date.now() }, ...others].slice(0, 8));
+  if (last) {
+    const state = (await request("GET", `api/matches/${encodeURIComponent(last.id)}`)).data;
+    const names = state.players.map((p) => p.name);
+    draft.game = state.game;
+    draft.players = [...names.slice(1), ...names.slice(0, 1)];
+    draft.options = { ...state.options };
+    draft.stake = Number(state.stake) ? state.stake : "";
+  }
+  return evening;
 }
 
 function gameOf(ctx) {
@@ -49,7 +75,10 @@ export function optionLabel(game, option) {
 }
 
 function fitPlayers(game) {
+  // names a game cannot seat wait aside (a game tapped by mistake, then the right one, keeps every name)
+  while (draft.players.length < game.max_players && draft.spare.length) draft.players.push(draft.spare.shift());
   while (draft.players.length < game.min_players) draft.players.push("");
+  draft.spare = [...draft.players.slice(game.max_players), ...draft.spare].filter((name) => name.trim());
   draft.players = draft.players.slice(0, game.max_players);
   if (typeof draft.dealer === "number" && draft.dealer >= draft.players.length) draft.dealer = "lot";
 }
@@ -59,8 +88,10 @@ export function renderSetup(root, ctx) {
   const game = gameOf(ctx);
   fitPlayers(game);
   const redraw = () => renderSetup(root, ctx);
-  const form = h("form", { class: "setup", novalidate: true, on: { submit: (e) => { e.preventDefault(); start(ctx); } } },
-    h("h1", { text: t("setup.title") }),
+  const evening = draft.evening;
+  const form = h("form", { class: ["setup", evening && "for-evening"], novalidate: true, on: { submit: (e) => { e.preventDefault(); start(ctx); } } },
+    h("h1", { text: evening ? t("setup.title_evening", { evening: evening.name }) : t("setup.title") }),
+    evening ? h("p", {}, h("a", { href: `?e=${encodeURIComponent(evening.id)}`, id: "to-evening", text: t("setup.back_to_evening") })) : null,
     gamesField(ctx, redraw),
     playersField(game, redraw),
     optionsField(game),
@@ -70,7 +101,7 @@ export function renderSetup(root, ctx) {
     // the refusal's headline again under the thumb that tapped Start; the whole refusal is at the top
     h("p", { id: "start-said", class: "start-said", "aria-hidden": "true" }),
   );
-  root.replaceChildren(form, recentList(ctx));
+  root.replaceChildren(form, evening ? h("div") : recentList(ctx));
 }
 
 function gamesField(ctx, redraw) {
@@ -194,7 +225,9 @@ function moneyField(game) {
       h("div", { class: "narrow" },
         h("label", { for: "currency", text: t("setup.currency") }),
         h("input", { id: "currency", type: "text", value: draft.currency, maxlength: 3, autocapitalize: "characters",
+                     readonly: Boolean(draft.evening), "aria-describedby": draft.evening ? "currency-evening" : null,
                      autocomplete: "off", on: { input: (e) => { draft.currency = e.target.value; } } }))),
+    draft.evening ? h("p", { class: "hint", id: "currency-evening", text: t("setup.evening_currency") }) : null,
     h("p", { class: "hint", id: "stake-hint", text: t(`stake_hint.${game.game}`) }),
   );
 }
@@ -262,10 +295,15 @@ async function start(ctx) {
     stake: draft.stake.trim() ? draft.stake.trim().replace(",", ".") : null,
     currency: draft.currency.trim() ? draft.currency.trim().toUpperCase() : null,
   };
+  const evening = draft.evening;
+  if (evening) body.evening = evening.id;
   const button = document.getElementById("start");
   button.disabled = true;
   try {
-    const { data } = await api.create(body);
+    // in an evening, with its key; a second tap retries the same creation: one match, never two
+    if (evening && (!evening.sent || JSON.stringify(evening.sent.body) !== JSON.stringify(body))) evening.sent = { body, key: randomKey() };
+    const { data } = evening ? await request("POST", "api/matches", { body, key: evening.key, idempotencyKey: evening.sent.key })
+      : await api.create(body);
     local.setKey(data.id, data.key);
     local.remember(data);
     local.set(`first_dealer.${data.id}`, draft.dealer);

@@ -10,15 +10,18 @@
 
 export const SETTLE_MS = 350;
 export const DOUBLE_MS = 500;
+// quicker than this, the same key again is a finger's bounce whoever it now records for: it asks
+export const BOUNCE_MS = 200;
 const DOUBLE_UNDO_MS = 1000; // an undo takes back something recorded: a second one soon after always asks
 
 const IDENTITY = ["data-card", "data-bid", "data-seat", "data-suit", "data-attack", "data-take", "data-exchange", "data-lang"];
 const CONTROLS = "button, summary, a[href], input, select";
 
+const WHO = "\u0001"; // in an identity, before whom the control records for (never in a name: no control characters)
 const seen = new Map(); // identity -> {box, since}
 let last = null; // the last tap that went through: {identity, at}
 let bypass = false;
-let hooks = { active: () => false, ignored: () => {}, twice: () => {} };
+let hooks = { active: () => false, ignored: () => {}, twice: () => {}, quick: () => {} };
 
 /** Where a control lives and what it is, the same after a redraw. */
 export function identityOf(el) {
@@ -26,7 +29,15 @@ export function identityOf(el) {
   if (el.id) return `${place}#${el.id}`;
   const attribute = IDENTITY.find((name) => el.hasAttribute(name));
   const what = attribute ? `[${attribute}=${el.getAttribute(attribute)}]` : `:${el.textContent.trim().slice(0, 40)}`;
-  return `${place}|${el.tagName}${what}`;
+  // a key that records for a player is another control once it records for another one (the next seat's 10)
+  const who = el.dataset.who ? `${WHO}${el.dataset.who}` : "";
+  return `${place}|${el.tagName}${what}${who}`;
+}
+
+/** The control's identity without whom it records for: the same key, whichever seat it is for. */
+function keyOf(identity) {
+  const at = identity.indexOf(WHO);
+  return at < 0 ? identity : identity.slice(0, at);
 }
 
 /**
@@ -49,7 +60,7 @@ function boxText(el) {
 export function touch(root) {
   if (!root) return;
   const now = performance.now();
-  for (const el of root.querySelectorAll(CONTROLS)) seen.set(identityOf(el), { box: boxText(el), since: now });
+  for (const el of root.querySelectorAll(CONTROLS)) seen.set(keyOf(identityOf(el)), { box: boxText(el), since: now });
   settling(now);
 }
 
@@ -63,7 +74,7 @@ export function measure({ everything = false } = {}) {
   let changed = everything;
   for (const el of document.querySelectorAll(CONTROLS)) {
     if (!el.isConnected || el.closest(".visually-hidden")) continue;
-    const id = identityOf(el);
+    const id = keyOf(identityOf(el)); // a key that now records for the next seat has not moved
     const box = boxText(el);
     present.add(id);
     const before = seen.get(id);
@@ -90,20 +101,25 @@ function onClick(event) {
   if (!el || el.disabled || el.closest(".visually-hidden")) return;
   const now = performance.now();
   const id = identityOf(el);
-  if (!seen.has(id) || seen.get(id).box !== boxText(el)) measure(); // it moved unnoticed: it is new now
-  if (seen.has(id) && now - seen.get(id).since < SETTLE_MS) {
+  const place = keyOf(id);
+  if (!seen.has(place) || seen.get(place).box !== boxText(el)) measure(); // it moved unnoticed: it is new now
+  if (seen.has(place) && now - seen.get(place).since < SETTLE_MS) {
     stop(event);
     hooks.ignored(el);
     return;
   }
   if (el.hasAttribute("data-records")) {
     const window = el.id === "undo" ? DOUBLE_UNDO_MS : DOUBLE_MS;
-    if (last && last.identity === id && now - last.at < window) {
+    const again = last && (last.identity === id || (keyOf(last.identity) === keyOf(id) && now - last.at < BOUNCE_MS));
+    if (again && now - last.at < window) {
       stop(event);
       last = null;
       hooks.twice(el, id);
       return;
     }
+    // the same key again soon, now for the next seat: a play that can stand (the next player's 10 after a 10),
+    // recorded, and the page says so where the thumb is
+    if (last && last.identity !== id && keyOf(last.identity) === keyOf(id) && now - last.at < window) hooks.quick(el);
     last = { identity: id, at: now };
   }
 }
@@ -135,7 +151,8 @@ export function tapAgain(identity) {
 /**
  * Watches the page from now on: every change of the page is measured as it happens. `active()`: whether taps
  * are checked (at the table, not in the start form); `ignored(el)`: a tap on a control that had just moved;
- * `twice(el, identity)`: a second tap of a recording control.
+ * `twice(el, identity)`: a second tap of a recording control; `quick(el)`: the same key tapped again soon for
+ * another player (recorded).
  */
 export function watchTaps(callbacks) {
   hooks = { ...hooks, ...callbacks };

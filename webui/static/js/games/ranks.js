@@ -3,7 +3,7 @@
 
 import { rankKeys } from "../cards.js";
 import { h } from "../dom.js";
-import { rankLetter, t, tParts, tn } from "../i18n.js";
+import { ordinal, rankLetter, t, tParts, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
 import { actingSeat, dealPanel, lastTrick, seatButtons, trickInFront } from "../table.js";
 
@@ -37,6 +37,9 @@ function result(ctx) {
   if (r.losers) lines.push(tn(`result.${game}`, r.points, { names: names(r.losers), card: rankLetter(r.card) }));
   else lines.push(t(`result.${game}_points`, { points: Object.entries(r.points).map(([seat, n]) => `${ctx.names[seat]} ${n}`).join(" · ") }));
   if (r.lost_life) lines.push(r.lost_life.length ? t(`result.${game}_lost`, { names: names(r.lost_life) }) : t(`result.${game}_nobody`));
+  // who went out in this deal: out now, and still in when it was dealt
+  const gone = ctx.state.players.filter((p) => p.out && (deal.seats || []).includes(p.seat));
+  if (gone.length) lines.push(t("result.out", { names: gone.map((p) => t("result.out_who", { name: ctx.names[p.seat], place: ordinal(p.place) })).join(", ") }));
   if (lines.length === 1) return h("p", { class: "result", role: "status" }, lines[0]);
   return h("div", { class: "result", role: "status" }, lines.map((text) => h("p", { text })));
 }
