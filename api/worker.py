@@ -27,6 +27,10 @@
   each other where they are on a board of shared memory the master makes before it forks them (`Board`). Told
   to stop with no younger worker loading (a stop, fewer workers), it stops at once, as before; it waits at most
   gunicorn's `timeout` for its replacements.
+- **A stop ends the streams whole.** Once a worker stops (a stop, a reload's old workers once the new ones are
+  ready, the end of its requests), `environ["kibic.stopping"]` (an event) is set: the streams it serves end at
+  once, whole (`api/stream.py`), and the phones' pages reconnect to the workers that go on, while the requests on
+  their way are finished within gunicorn's `graceful_timeout`.
 
 The streams of clients that left are the stream's own business (`api/stream.py` watches their sockets).
 
@@ -197,6 +201,17 @@ class KibicWorker(GeventWorker):
     trusted: frozenset[str] = frozenset()
     board = BOARD
     leaving = False
+    stopping = None  # set once the worker stops (`alive` false): `environ["kibic.stopping"]`, made in the worker
+
+    @property
+    def alive(self) -> bool:
+        return self.__dict__.get("_alive", False)
+
+    @alive.setter
+    def alive(self, value: bool) -> None:
+        self.__dict__["_alive"] = value
+        if not value and self.stopping is not None:
+            self.stopping.set()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)  # in the master, before the fork: younger than every worker running
@@ -228,10 +243,16 @@ class KibicWorker(GeventWorker):
                                  self.worker_connections)
 
     def load_wsgi(self):
+        from gevent.event import Event  # here, in the worker, once gevent has patched it and made its loop anew
+
         super().load_wsgi()
         app = self.wsgi
+        self.stopping = stopping = Event()
+        if not self.alive:
+            stopping.set()
 
         def within_deadlines(environ, start_response):
+            environ["kibic.stopping"] = stopping
             response = getattr(start_response, "__self__", None)  # gunicorn's Response
             if self.leaving and response is not None:
                 response.force_close()  # the client's next request comes on a new connection, to a new worker

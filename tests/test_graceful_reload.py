@@ -13,15 +13,19 @@ The workers a reload starts load the app here `BOOT_SECONDS` slower than the fir
 as on a busy machine, so that "none waits" is plain: gunicorn alone tells the old workers to stop at once, and
 the requests that come while the new ones load wait in the listening socket's queue for all of it (before: up to
 3.4 s, on a 4 s boot; the issue saw 2 of 30 requests left unanswered by clients that gave up). The old workers now
-serve until their replacements are ready (`api/worker.py`)."""
+serve until their replacements are ready (`api/worker.py`). A follower's stream open on an old worker ends whole once
+that worker stops (its page's EventSource reconnects to a new one), not cut at the end of gunicorn's grace."""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import random
 import re
 import signal
+import socket
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -30,6 +34,8 @@ from pathlib import Path
 
 import pytest
 from gunicorn_server import Gunicorn, call
+
+from referee import GAMES
 
 TESTS = Path(__file__).resolve().parent
 BOOT_SECONDS = 4.0  # what loading the app costs the new workers, more than it does the first ones
@@ -164,10 +170,14 @@ def test_a_reload_drops_no_request_and_keeps_none_waiting(tmp_path):
         status, match = call(base, "POST", "/api/matches", {"game": "ogorek", "players": ["S", "W", "N", "E"]})
         assert status == 201, match
         slow.touch()  # the workers the reload starts load slowly
-        with Phones(int(base.rsplit(":", 1)[1]), ["/api/games", f"/api/matches/{match['id']}", "/healthz"]) as phones:
+        port, ends = int(base.rsplit(":", 1)[1]), []
+        follower = threading.Thread(target=stream_end, args=(port, match["id"], ends))
+        follower.start()
+        with Phones(port, ["/api/games", f"/api/matches/{match['id']}", "/healthz"]) as phones:
             time.sleep(0.5)
             hup, ready_at = reload_and_wait(server, lines)
             time.sleep(0.5)
+        follower.join(timeout=30)
         status, _ = call(base, "GET", f"/api/matches/{match['id']}")
         assert status == 200
     finally:
@@ -181,6 +191,7 @@ def test_a_reload_drops_no_request_and_keeps_none_waiting(tmp_path):
     log = "".join(line for line in lines if "gunicorn.access" not in line)
     dropped = [sent for sent in phones.sent if sent.outcome != "answered"]
     assert not dropped, f"{len(dropped)} of {len(phones.sent)} requests dropped: {dropped[:10]}\n{log}"
+    assert ends == ["ended whole"], f"a follower's stream, open during the reload: {ends}"
     during = [sent for sent in phones.sent if hup <= sent.started < ready_at]
     assert len(during) >= 20, f"only {len(during)} requests were sent while the new workers loaded the app"
     waited = sorted((sent for sent in phones.sent if sent.took > WAITED), key=lambda sent: sent.started)
@@ -191,3 +202,81 @@ def test_a_reload_drops_no_request_and_keeps_none_waiting(tmp_path):
     print(f"{len(phones.sent)} requests answered, {len(during)} of them sent while the new workers loaded the app "
           f"({ready_at - hup:.1f} s), the longest in {max(sent.took for sent in phones.sent):.2f} s; "
           f"{len(closed)} sent again after their kept-alive connection was closed between requests")
+
+
+TRICKLE_SECONDS = 8.0  # a body sent this slowly (within its 10 s deadline), longer than gunicorn's old 5 s grace
+
+
+def example() -> tuple[dict, dict]:
+    """A game's example match and its first event, from the registry."""
+    name, game = next((name, game) for name, game in GAMES.items() if game.example["events"])
+    return {"game": name, **game.example["match"]}, game.example["events"][0]
+
+
+def trickled_post(port: int, path: str, key: str, body: bytes, answers: list) -> None:
+    """A POST whose head goes at once and whose body comes a byte at a time over TRICKLE_SECONDS, as from a phone
+    on a bad network; its answer's status line (or what went wrong) is put in `answers`."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     f"Authorization: Bearer {key}\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        try:
+            for byte in body:
+                sock.sendall(bytes([byte]))
+                time.sleep(TRICKLE_SECONDS / len(body))
+            answer = b""
+            while b"\r\n" not in answer:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            answers.append(answer.split(b"\r\n", 1)[0].decode() or "closed without an answer")
+        except OSError as exc:
+            answers.append(f"cut: {exc!r}")
+
+
+def stream_end(port: int, match_id: str, ends: list) -> None:
+    """Follows the match's stream until it ends: whether it ended whole (the chunked body's last chunk) or was cut."""
+    connection = HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("GET", f"/api/matches/{match_id}/stream")
+    response = connection.getresponse()
+    try:
+        while response.read(1):
+            pass
+        ends.append("ended whole")
+    except Exception as exc:
+        ends.append(f"cut: {exc!r}")
+    finally:
+        connection.close()
+
+
+@pytest.mark.server
+def test_a_stop_finishes_a_request_on_its_way_and_ends_streams_whole(tmp_path):
+    """SIGTERM to the master (a stop, or the old workers of a reload): a write whose body a phone is still sending is
+    received whole and answered (before: cut 5 s after the stop, unanswered, its phone left to retry), and a follower's
+    stream ends whole at once, which the page's EventSource reconnects after (before: cut after the same 5 s)."""
+    database = tmp_path / "referee.db"
+    server = Gunicorn(env={"REFEREE_DB": str(database)}, workers=1)
+    base = server.start()
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        body, event = example()
+        status, match = call(base, "POST", "/api/matches", body)
+        assert status == 201, match
+        answers, ends = [], []
+        sent = json.dumps(event).encode().ljust(48)  # JSON allows the trailing spaces: 48 bytes, one every 0.17 s
+        threads = [threading.Thread(target=trickled_post, args=(port, f"/api/matches/{match['id']}/events",
+                                                                match["key"], sent, answers)),
+                   threading.Thread(target=stream_end, args=(port, match["id"], ends))]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        os.kill(server.process.pid, signal.SIGTERM)
+        for thread in threads:
+            thread.join(timeout=60)
+        assert server.process.wait(timeout=60) == 0
+    finally:
+        server.stop()
+    assert [answer.split(" ")[:2] for answer in answers] == [["HTTP/1.1", "201"]], answers
+    assert ends == ["ended whole"], ends
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone()[0] == 1
