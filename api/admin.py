@@ -521,7 +521,7 @@ def run_program(command: list[str]) -> str:
     return done.stdout
 
 
-KIBIC_ARCHIVE_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (\w+) ", re.MULTILINE)  # `pg_restore --list`: a table's line
+ARCHIVE_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (\w+) ", re.MULTILINE)  # `pg_restore --list`: a table's line
 
 
 def restore_postgresql(database: str, source: Path) -> dict:
@@ -534,7 +534,7 @@ def restore_postgresql(database: str, source: Path) -> dict:
     if done.returncode != 0:
         raise AdminError(f"{source} is not a backup of a PostgreSQL database (`kibic backup` on PostgreSQL makes "
                          f"one): {done.stderr.strip()}")
-    tables = set(KIBIC_ARCHIVE_TABLE.findall(done.stdout))
+    tables = set(ARCHIVE_TABLE.findall(done.stdout))
     if not TABLES_OF_KIBIC <= tables:
         raise AdminError(f"{source} is not a backup of a Kibic database: it holds no Kibic tables.")
     run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
