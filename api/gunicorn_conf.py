@@ -48,3 +48,11 @@ def post_worker_init(worker):
 
     collector.install()
     worker.log.info("Worker ready with pid: %s", worker.pid)  # it takes connections from now on (the tests wait for it)
+
+
+def child_exit(server, worker):
+    """In the master, once a worker has exited (however: a crash in its boot, a SIGKILL): its slot on the workers'
+    board is cleared, so that no older worker told to stop waits for it to be ready (`api/worker.py`)."""
+    gone = getattr(worker, "gone", None)
+    if gone is not None:
+        gone()

@@ -263,6 +263,10 @@ class KibicWorker(GeventWorker):
 
         self.wsgi = within_deadlines
 
+    def gone(self) -> None:
+        """Clears the worker's slot on the board (the master's `child_exit`, once it exited)."""
+        self.board.post(self.age, 0, Board.GONE)
+
     def run(self):
         self.board.post(self.age, os.getpid(), Board.READY)  # the app is loaded: it takes connections from now on
         try:
