@@ -9,8 +9,9 @@ lock, with a new `generation` in `settings` that each server process notices at 
 (`store.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
 that is not a whole Kibic database is refused before anything is changed. On PostgreSQL, `pg_dump` and `pg_restore`
 do both (wrapped by `backup` and `restore`; found on the PATH, else where Debian's packages put them): a file that
-is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and the app servers are
-stopped for a restore and started after (their caches do not notice it).
+is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and a restore writes a new
+`generation` once `pg_restore` is done, which every app server's process notices at its next request
+(`PostgresStore.check`), as on SQLite.
 """
 
 from __future__ import annotations
@@ -204,7 +205,8 @@ class PostgresConnection(Connection):
         self.conn.execute("DELETE FROM settings WHERE name = %s", [name])
 
     def new_generation(self) -> None:
-        """PostgreSQL's servers look at the log at every request; `pg_restore` wants them restarted (README)."""
+        self.conn.execute("INSERT INTO settings (name, value) VALUES ('generation', %s) ON CONFLICT (name) DO UPDATE "
+                          "SET value = EXCLUDED.value", [secrets.token_hex(8)])
 
     def tables(self) -> set[str]:
         return {row[0] for row in self.conn.execute(
@@ -540,6 +542,7 @@ def restore_postgresql(database: str, source: Path) -> dict:
     run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
                  f"--dbname={database}", str(source)])
     with connected(database) as conn:
+        conn.new_generation()  # every server process forgets what it held, at its next request (`PostgresStore.check`)
         restored = {"file": str(source), **conn.counts()}
     log.info("restored %s from %s: %d matches, %d evenings", store.described(database), source,
              restored["matches"], restored["evenings"])

@@ -90,8 +90,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, found: settings.Settings) -> int:
-    from .store import is_postgresql
-
     database = found.database
     if args.command == "serve" and args.https:
         return serve_https(found, args.https_port if args.https_port is not None else found.https_port or 8443,
@@ -103,8 +101,7 @@ def run(args: argparse.Namespace, found: settings.Settings) -> int:
         print(f"backed up to {args.file}" + counted(made))
     elif args.command == "restore":
         made = admin.restore(database, args.file)
-        print(f"restored {args.file}" + counted(made) + ("; start the app servers again" if is_postgresql(database)
-                                                         else "; every server process serves it from its next request"))
+        print(f"restored {args.file}" + counted(made) + "; every server process serves it from its next request")
     elif args.command == "check":
         report = admin.check(database)
         for fact in report.facts:
