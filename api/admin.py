@@ -8,11 +8,15 @@ the file copied beside its write-ahead log), and a restore writes the backup int
 lock, with a new `generation` in `settings` that each server process notices at its next request
 (`store.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
 that is not a whole Kibic database is refused before anything is changed. On PostgreSQL, `pg_dump` and `pg_restore`
-do both (wrapped by `backup` and `restore` when they are installed).
+do both (wrapped by `backup` and `restore`; found on the PATH, else where Debian's packages put them): a file that
+is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and a restore writes a new
+`generation` once `pg_restore` is done, which every app server's process notices at its next request
+(`PostgresStore.check`), as on SQLite.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import logging
@@ -40,6 +44,7 @@ RETRY_WINDOW = timedelta(hours=24)  # a creation's retry gets its key within thi
 RETIRE_AFTER = RETRY_WINDOW + timedelta(hours=1)  # a secret superseded this long ago serves no retry any more
 FORGOTTEN = "Forgotten"
 TABLES_OF_KIBIC = {"matches", "events", "settings"}
+POSTGRESQL_PROGRAMS = "/usr/lib/postgresql/*/bin"  # Debian's: the client tools of each version, not on the PATH
 
 
 class AdminError(Exception):
@@ -200,7 +205,8 @@ class PostgresConnection(Connection):
         self.conn.execute("DELETE FROM settings WHERE name = %s", [name])
 
     def new_generation(self) -> None:
-        """PostgreSQL's servers look at the log at every request; `pg_restore` wants them restarted (README)."""
+        self.conn.execute("INSERT INTO settings (name, value) VALUES ('generation', %s) ON CONFLICT (name) DO UPDATE "
+                          "SET value = EXCLUDED.value", [secrets.token_hex(8)])
 
     def tables(self) -> set[str]:
         return {row[0] for row in self.conn.execute(
@@ -384,7 +390,16 @@ def backup(database: str, target: str | Path) -> dict:
     holds. On PostgreSQL, `pg_dump --format=custom`."""
     target = Path(target)
     if store.is_postgresql(database):
-        return pg_tool(["pg_dump", "--format=custom", "--no-owner", f"--file={target}", database], target)
+        part = target.with_name(f".{target.name}.{os.getpid()}.part")
+        command = [postgresql_program("pg_dump"), "--format=custom", "--no-owner", f"--file={part}", database]
+        os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
+        try:
+            run_program(command)
+            os.replace(part, target)
+        finally:
+            if part.exists():
+                part.unlink()
+        return {"file": str(target)}
     if not Path(database).exists():
         raise AdminError(f"There is no database at {database} to back up.")
     kibic_database(Path(database))
@@ -450,8 +465,7 @@ def restore(database: str, source: str | Path) -> dict:
     state from its next request on. Refused, with nothing changed, when `source` is not a whole Kibic database."""
     source = Path(source)
     if store.is_postgresql(database):
-        return pg_tool(["pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction",
-                        f"--dbname={database}", str(source)], source)
+        return restore_postgresql(database, source)
     kibic_database(source)
     live = Path(database)
     if not live.exists():
@@ -488,14 +502,51 @@ def restore(database: str, source: str | Path) -> dict:
     return restored
 
 
-def pg_tool(command: list[str], file: Path) -> dict:
-    if shutil.which(command[0]) is None:
-        raise AdminError(f"{command[0]} is not installed (PostgreSQL's client tools): install them, or run "
-                         f"{command[0]} yourself as the README's \"Run it for your club\" says.")
+def postgresql_program(name: str) -> str:
+    """The path of one of PostgreSQL's client tools: the PATH's, else the newest of Debian's versions."""
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(glob.glob(f"{POSTGRESQL_PROGRAMS}/{name}"), reverse=True,
+                      key=lambda path: int(version) if (version := Path(path).parts[-3]).isdigit() else 0)
+    if versions:
+        return versions[0]
+    raise AdminError(f"{name} is not installed: PostgreSQL's client tools (on Debian and Ubuntu the postgresql-client "
+                     f"package), at least the server's version, are needed; it was looked for on the PATH and in "
+                     f"{POSTGRESQL_PROGRAMS}.")
+
+
+def run_program(command: list[str]) -> str:
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise AdminError(f"{command[0]} failed: {done.stderr.strip()}")
-    return {"file": str(file)}
+        raise AdminError(f"{Path(command[0]).name} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+ARCHIVE_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (\w+) ", re.MULTILINE)  # `pg_restore --list`: a table's line
+
+
+def restore_postgresql(database: str, source: Path) -> dict:
+    """`pg_restore` of a `kibic backup` (pg_dump's custom format) into the database, in one transaction: refused,
+    nothing changed, when the file is not such an archive of a Kibic database."""
+    program = postgresql_program("pg_restore")
+    if not source.is_file():
+        raise AdminError(f"{source} cannot be read: there is no such file.")
+    done = subprocess.run([program, "--list", str(source)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise AdminError(f"{source} is not a backup of a PostgreSQL database (`kibic backup` on PostgreSQL makes "
+                         f"one): {done.stderr.strip()}")
+    tables = set(ARCHIVE_TABLE.findall(done.stdout))
+    if not TABLES_OF_KIBIC <= tables:
+        raise AdminError(f"{source} is not a backup of a Kibic database: it holds no Kibic tables.")
+    run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
+                 f"--dbname={database}", str(source)])
+    with connected(database) as conn:
+        conn.new_generation()  # every server process forgets what it held, at its next request (`PostgresStore.check`)
+        restored = {"file": str(source), **conn.counts()}
+    log.info("restored %s from %s: %d matches, %d evenings", store.described(database), source,
+             restored["matches"], restored["evenings"])
+    return restored
 
 
 # --- the server secret ---------------------------------------------------------------------------

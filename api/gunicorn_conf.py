@@ -31,7 +31,10 @@ workers = _found.workers  # KIBIC_WORKERS; `--workers` beats it
 worker_connections = 5000  # per worker: open streams and slow clients, each a greenlet
 timeout = 30  # a worker whose loop is stuck this long (not a slow client: those wait in their greenlets) is restarted
 keepalive = 5  # seconds a connection waits for its next request's head, the head's bytes included
-graceful_timeout = 5  # streams never end by themselves: a restart cuts them after this (the page reconnects)
+# A stop (or a reload's old workers) ends the streams at once, whole (`api/stream.py`: the pages reconnect), and
+# finishes the requests on their way: a head arrives within `keepalive`, its body within 10 s of it (`api/worker.py`),
+# so a request still arriving is whole within 15 s; this leaves its answer 5 s more, then cuts what is left
+graceful_timeout = 20
 logger_class = _standalone("logs").GunicornLogger  # time, level, process, request id on each line; ids cut in access
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'  # the request (ids cut), status, bytes, latency
 control_socket_disable = True  # gunicorn 24+: no control socket shared by every gunicorn of the user
@@ -45,3 +48,11 @@ def post_worker_init(worker):
 
     collector.install()
     worker.log.info("Worker ready with pid: %s", worker.pid)  # it takes connections from now on (the tests wait for it)
+
+
+def child_exit(server, worker):
+    """In the master, once a worker has exited (however: a crash in its boot, a SIGKILL): its slot on the workers'
+    board is cleared, so that no older worker told to stop waits for it to be ready (`api/worker.py`)."""
+    gone = getattr(worker, "gone", None)
+    if gone is not None:
+        gone()

@@ -155,6 +155,9 @@ def current_match(match_id: str, latest: int | None = None) -> Iterator[Match]:
     held = cache()
     era = held.era
     match = up_to_date(match_id, held.take(match_id), latest)
+    if held.era != era:  # a restore, noticed at this request's first look at the store (after the cache gave the
+        era = held.era  # match): what it gave is of the data before, whatever its seq
+        match = load_match(match_id)
     seq = match.seq
     try:
         yield match

@@ -52,6 +52,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .store import (
     LAST_SEQ,
+    RESTORED,
     Busy,
     IdempotencyKeyTaken,
     OutcomeUnknown,
@@ -63,6 +64,7 @@ from .store import (
     StoreError,
     Unavailable,
     UnknownMatch,
+    described,
     logged_event,
     now,
     payload_text,
@@ -246,12 +248,15 @@ class PostgresStore(Store):
         self.left: deque[tuple[str, int]] = deque(maxlen=LEFT_KEPT)  # marks of events known committed, to clear
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
+        self.generation: str | None = None  # the data's generation in `settings`, as this process last saw it
+        self.restored: list[Callable[[], None]] = []  # what forgets what the process holds (`store.on_restore`)
         PostgresStore.opened.add(self)
 
     def open(self, app: Flask) -> None:
         """Opens the pool and migrates. A server out of reach at start is not fatal: requests answer 503 and
         the first one that reaches it migrates."""
         app.teardown_appcontext(self.give_back)
+        self.restored = app.extensions.setdefault(RESTORED, [])  # the app's list, however early or late it fills
         self.pool.open(wait=False)
         try:
             self.migrate()
@@ -302,7 +307,7 @@ class PostgresStore(Store):
                     raise
                 continue
             try:
-                ConnectionPool.check_connection(conn)
+                self.check(conn)
             except psycopg.Error as exc:
                 log.info("dropped a dead connection to the database (checking the others): %s", exc)
                 conn.close()
@@ -310,6 +315,30 @@ class PostgresStore(Store):
                 self.pool.check()  # the others waiting in the pool, each at once: the dead ones dropped
                 continue
             return conn
+
+    def check(self, conn: psycopg.Connection) -> None:
+        """Whether `conn` works, in one round trip that also reads the data's `generation` (raises `psycopg.Error`
+        when it does not work). A restore (`kibic restore`: `pg_restore`), a deletion or a name forgotten write a
+        new one (`api.admin`): this process then forgets what it held of the data before (its folded matches, their
+        keys' hashes) before the request reads anything, as on SQLite (`store.notice_restore`)."""
+        if not self.migrated:
+            ConnectionPool.check_connection(conn)
+            return
+        try:
+            row = conn.execute("SELECT value FROM settings WHERE name = 'generation'").fetchone()
+        except psycopg.Error:
+            if conn.closed or conn.broken:
+                raise
+            return  # the connection works; the table is not there (being restored, or dropped): the reads will say
+        found = row[0] if row else ""
+        with self.lock:
+            known, self.generation = self.generation, found
+        if known is not None and known != found:
+            log.info("the database %s was restored or changed by an operator: the matches held are read again",
+                     described(self.dsn))
+            self.secret = None
+            for forget in list(self.restored):
+                forget()
 
     def give_back(self, _error: BaseException | None = None) -> None:
         """Returns the app context's connection to the pool (which drops it when it is broken)."""

@@ -7,6 +7,8 @@ state. `Last-Event-ID` (which a browser's EventSource sends by itself when it re
 that seq; without it the stream starts with the state as it stands. A comment every 15 s keeps proxies
 from closing an idle stream.
 
+A stream ends, whole, as soon as the worker serving it stops (a stop, a reload: `environ["kibic.stopping"]`, set
+by `api/worker.py`): the page's EventSource reconnects, to a worker that goes on, and resumes after its last seq.
 A stream ends as soon as its client closes the connection: under gunicorn's gevent worker a greenlet waits
 for the stream's socket to be readable (a client sends nothing on a stream once its request is in, so
 readable means the end of the connection) and wakes the stream, which would otherwise learn of it only when
@@ -60,7 +62,7 @@ def stream(match_id: str):
     watch = current_app.extensions[WATCH]
     followed = watch.follow(match_id, latest)
     messages = watch.messages(followed, after if after is not None and after <= latest else -1,
-                              request.environ.get("gunicorn.socket"))
+                              request.environ.get("gunicorn.socket"), request.environ.get("kibic.stopping"))
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -86,23 +88,28 @@ class Departure:
     readable (gevent's `wait_read`): for streams served by gunicorn's gevent worker only (`of` answers None
     elsewhere, and the stream then learns of it at a write)."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, stopping=None):
         import gevent
         from gevent.event import Event
 
         self.sock = sock
         self.gone = Event()
+        self.stopping = stopping  # the worker's event, set when it stops: the stream ends too
         self.watcher = gevent.spawn(self.watch)
 
     @classmethod
-    def of(cls, sock) -> Departure | None:
+    def of(cls, sock, stopping=None) -> Departure | None:
         if sock is None:
             return None
         try:
             from gevent import monkey
         except ImportError:
             return None
-        return cls(sock) if monkey.is_module_patched("threading") else None
+        return cls(sock, stopping) if monkey.is_module_patched("threading") else None
+
+    def ended(self) -> bool:
+        """The client left, or the worker stops."""
+        return self.gone.is_set() or (self.stopping is not None and self.stopping.is_set())
 
     def watch(self) -> None:
         from gevent.socket import wait_read
@@ -119,7 +126,8 @@ class Departure:
         """Waits up to `seconds` for the match to move on or the client to leave: whether either happened."""
         import gevent
 
-        return bool(gevent.wait([changed, self.gone], timeout=seconds, count=1))
+        ends = [changed, self.gone] + ([self.stopping] if self.stopping is not None else [])
+        return bool(gevent.wait(ends, timeout=seconds, count=1))
 
     def stop(self) -> None:
         self.watcher.kill(block=False)
@@ -180,17 +188,18 @@ class Watch:
             if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
                 del self.followed[followed.match_id]
 
-    def messages(self, followed: Followed, sent: int, sock=None) -> Iterator[str]:
+    def messages(self, followed: Followed, sent: int, sock=None, stopping=None) -> Iterator[str]:
         """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
-        ends when its client closes the connection (`sock`, the connection's socket, where the server gives it)."""
+        ends when its client closes the connection (`sock`, the connection's socket, where the server gives it) or
+        the worker stops (`stopping`, its event, where the worker gives it)."""
         departure, wait = None, waited
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            departure = Departure.of(sock)  # here, where the `finally` below is sure to stop its watcher
+            departure = Departure.of(sock, stopping)  # here, where the `finally` below is sure to stop its watcher
             if departure is not None:
                 wait = departure.wait
             quiet_since = time.monotonic()
-            while departure is None or not departure.gone.is_set():
+            while departure is None or not departure.ended():
                 changed = followed.changed
                 if followed.seq > sent:
                     if followed.built is None or followed.built[0] < followed.seq:

@@ -463,7 +463,7 @@ def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike,
         stopping.append(signum)
         for child in children.values():
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGTERM)  # a graceful stop, Ctrl-C included (streams cut after 5 s)
+                os.killpg(child.pid, signal.SIGTERM)  # a graceful stop, Ctrl-C included (streams end at once)
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
@@ -480,7 +480,7 @@ def serve(host: str, http_port: int, https_port: int, folder: str | os.PathLike,
     finally:
         for child in children.values():
             try:
-                child.wait(timeout=15)
+                child.wait(timeout=30)  # gunicorn's graceful_timeout (20 s) for the requests on their way
             except subprocess.TimeoutExpired:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.wait()

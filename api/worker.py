@@ -17,6 +17,20 @@
   the previous request or from the connection's start): a whole request takes at most 15 s.
 - **File descriptors.** The soft limit on open files is raised towards the hard one, so that a worker
   can hold the connections `worker_connections` lets it.
+- **A reload keeps nobody waiting.** On SIGHUP gunicorn's master starts new workers and tells the old ones to
+  stop (SIGTERM) at once; a gevent worker then stops taking connections within a second, while the new ones are
+  still loading the app (seconds: the app's imports take 0.6 to 3 s, more on a busy machine), so every request of
+  those seconds waited in the listening socket's queue, and a client bounded to a second gave up. A worker told
+  to stop while younger workers are still loading (a reload) keeps serving until they are ready, answering each
+  request with `Connection: close` meanwhile (the phones' next requests come on new connections, which the new
+  workers take once ready), and only then stops taking connections and finishes what it serves. The workers tell
+  each other where they are on a board of shared memory the master makes before it forks them (`Board`). Told
+  to stop with no younger worker loading (a stop, fewer workers), it stops at once, as before; it waits at most
+  gunicorn's `timeout` for its replacements.
+- **A stop ends the streams whole.** Once a worker stops (a stop, a reload's old workers once the new ones are
+  ready, the end of its requests), `environ["kibic.stopping"]` (an event) is set: the streams it serves end at
+  once, whole (`api/stream.py`), and the phones' pages reconnect to the workers that go on, while the requests on
+  their way are finished within gunicorn's `graceful_timeout`.
 
 The streams of clients that left are the stream's own business (`api/stream.py` watches their sockets).
 
@@ -30,7 +44,10 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import mmap
+import os
 import resource
+import struct
 import time
 
 import gevent
@@ -133,11 +150,72 @@ class Deadline:
         return line
 
 
+class Board:
+    """Where each worker of one gunicorn master is, in shared memory made by the master before it forks them (so
+    every worker, and the master, sees the same bytes): one slot per worker, by its age (gunicorn's count of the
+    workers it started), holding (age, pid, state). A worker writes only its own slot."""
+
+    SLOT = struct.Struct("qqq")
+    SLOTS = 256  # far more workers than live at once: a slot is used again 256 workers later
+    GONE, LOADING, READY = 0, 1, 2
+
+    def __init__(self):
+        self.memory = mmap.mmap(-1, self.SLOT.size * self.SLOTS)  # anonymous and shared with the forked workers
+
+    def post(self, age: int, pid: int, state: int) -> None:
+        at = (age % self.SLOTS) * self.SLOT.size
+        self.memory[at:at + self.SLOT.size] = self.SLOT.pack(age, pid, state)
+
+    def younger(self, age: int) -> list[tuple[int, int, int]]:
+        """The (age, pid, state) of the workers started after the one of `age`, still there."""
+        found = []
+        for at in range(0, self.SLOT.size * self.SLOTS, self.SLOT.size):
+            slot = self.SLOT.unpack_from(self.memory, at)
+            if slot[0] > age and slot[2] != self.GONE and (slot[1] == 0 or alive(slot[1])):
+                found.append(slot)
+        return found
+
+    def replacements_loading(self, age: int) -> bool:
+        return any(state == self.LOADING for _, _, state in self.younger(age))
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+BOARD = Board()  # made once in the master, where gunicorn loads this module (once: a reload keeps it)
+LEAVE_LOOK_SECONDS = 0.05  # how often a worker told to stop looks whether its replacements are ready
+
+
 class KibicWorker(GeventWorker):
-    """gunicorn's gevent worker, with a limit on each client address's connections and a deadline on bodies."""
+    """gunicorn's gevent worker, with a limit on each client address's connections, a deadline on bodies, and a
+    reload that keeps nobody waiting."""
 
     limit = MAX_CONNECTIONS_PER_CLIENT
     trusted: frozenset[str] = frozenset()
+    board = BOARD
+    leaving = False
+    stopping = None  # set once the worker stops (`alive` false): `environ["kibic.stopping"]`, made in the worker
+
+    @property
+    def alive(self) -> bool:
+        return self.__dict__.get("_alive", False)
+
+    @alive.setter
+    def alive(self, value: bool) -> None:
+        self.__dict__["_alive"] = value
+        if not value and self.stopping is not None:
+            self.stopping.set()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)  # in the master, before the fork: younger than every worker running
+        self.board.post(self.age, 0, Board.LOADING)
 
     @classmethod
     def configured(cls, settings) -> type[KibicWorker]:
@@ -146,6 +224,7 @@ class KibicWorker(GeventWorker):
                                            "trusted": frozenset(map(plain, settings.trusted_proxies))})
 
     def init_process(self):
+        self.board.post(self.age, os.getpid(), Board.LOADING)
         self.held: dict[str, int] = {}  # client (`client_of`) -> connections this worker holds from it
         self.refused, self.refused_logged = 0, time.monotonic() - REFUSED_LOG_SECONDS
         self.refusal = refusal(self.limit)
@@ -164,17 +243,55 @@ class KibicWorker(GeventWorker):
                                  self.worker_connections)
 
     def load_wsgi(self):
+        from gevent.event import Event  # here, in the worker, once gevent has patched it and made its loop anew
+
         super().load_wsgi()
         app = self.wsgi
+        self.stopping = stopping = Event()
+        if not self.alive:
+            stopping.set()
 
         def within_deadlines(environ, start_response):
+            environ["kibic.stopping"] = stopping
+            response = getattr(start_response, "__self__", None)  # gunicorn's Response
+            if self.leaving and response is not None:
+                response.force_close()  # the client's next request comes on a new connection, to a new worker
             body = environ.get("wsgi.input")
             if body is not None:
-                environ["wsgi.input"] = Deadline(body, time.monotonic() + BODY_SECONDS,
-                                                 getattr(start_response, "__self__", None))
+                environ["wsgi.input"] = Deadline(body, time.monotonic() + BODY_SECONDS, response)
             return app(environ, start_response)
 
         self.wsgi = within_deadlines
+
+    def gone(self) -> None:
+        """Clears the worker's slot on the board (the master's `child_exit`, once it exited)."""
+        self.board.post(self.age, 0, Board.GONE)
+
+    def run(self):
+        self.board.post(self.age, os.getpid(), Board.READY)  # the app is loaded: it takes connections from now on
+        try:
+            super().run()
+        finally:
+            self.board.post(self.age, os.getpid(), Board.GONE)
+
+    def handle_exit(self, sig, frame):
+        """SIGTERM: stop once the workers started to replace this one (by a reload) are ready, at once if none
+        is loading. A second SIGTERM (gunicorn's master sends one more after a reload's first seconds) changes
+        nothing."""
+        if self.leaving:
+            return
+        self.leaving = True
+        if not self.board.replacements_loading(self.age):
+            self.alive = False
+            return
+        gevent.spawn(self.leave)
+
+    def leave(self) -> None:
+        deadline = time.monotonic() + max(self.cfg.timeout, 1)
+        self.log.info("Worker %s serves until the workers replacing it are ready", self.pid)
+        while self.alive and time.monotonic() < deadline and self.board.replacements_loading(self.age):
+            gevent.sleep(LEAVE_LOOK_SECONDS)
+        self.alive = False
 
     def handle(self, listener, client, addr):
         peer = addr[0] if isinstance(addr, tuple) and addr else None

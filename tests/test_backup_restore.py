@@ -1,26 +1,32 @@
 """`kibic backup` and `kibic restore` against a real gunicorn serving the file: a backup taken while it serves, more
 plays, the backup put back while it still serves; then every worker serves the backup's state and log (none of them
-the matches it held folded), and the file is whole. A file that is not a Kibic database is refused, nothing changed."""
+the matches it held folded), and the file is whole. A file that is not a Kibic database is refused, nothing changed.
+
+On PostgreSQL (the throwaway cluster), the same night with `pg_dump` and `pg_restore` (found where Debian puts them
+when they are not on the PATH), the backup put back while two workers serve it: they serve the backup's state and
+log. A file that is not a backup of a Kibic database is refused, nothing changed."""
 
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from gunicorn_server import call, serve
+from gunicorn_server import Gunicorn, call, serve
 
+from api import admin
 from referee import GAMES
 
 KIBIC = str(Path(sys.executable).with_name("kibic"))
 READS = 16  # each on a connection of its own: both workers answer some of them
 
 
-def kibic(*args: str, database: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "KIBIC_DB": str(database)}
+def kibic(*args: str, database: Path | str, path: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "KIBIC_DB": str(database), **({"PATH": path} if path is not None else {})}
     return subprocess.run([KIBIC, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
@@ -163,3 +169,110 @@ def test_a_backup_restores_onto_a_fresh_machine(tmp_path):
 def dump(database: Path) -> str:
     with sqlite3.connect(database) as db:
         return "\n".join(line for line in db.iterdump() if "_sqlite_migrations" not in line or "INSERT" in line)
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------------
+
+WITHOUT_POSTGRESQL_ON_PATH = str(Path(sys.executable).parent)  # the venv's programs only: no pg_dump, no pg_restore
+
+
+def postgres_dump(database: str) -> str:
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        return "\n".join(repr(row) for table in ("matches", "events", "evenings", "evening_matches")
+                         for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2"))  # noqa: S608 - our names
+
+
+def as_played(events: list[dict]) -> list[dict]:
+    """The events as recorded, without what an undo since marks on them."""
+    return [{name: value for name, value in event.items() if name != "undone_by"} for event in events]
+
+
+@pytest.mark.server
+def test_a_postgresql_backup_put_back_while_serving_is_what_every_worker_serves(postgres_cluster, tmp_path):
+    """The backup at event `split`, event `split + 1` a play that both workers fold, the backup put back while they
+    serve, then event `split + 1` an undo: every worker serves the undo (a worker that kept its match at that seq
+    would show the play), the backup's log before it, and not the match created after the backup."""
+    database = postgres_cluster.new_database()
+    backup = tmp_path / "monday.pgdump"
+    body, events = example()
+    split = len(events) // 2
+    server = Gunicorn(env={"KIBIC_DB": database}, workers=2)
+    base = server.start()
+    try:
+        status, match = call(base, "POST", "/api/matches", body)
+        assert status == 201, match
+        for event in events[:split]:
+            status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", event, key=match["key"])
+            assert status == 201, answer
+        at_backup = served(base, match["id"])
+        made = kibic("backup", str(backup), database=database, path=WITHOUT_POSTGRESQL_ON_PATH)
+        assert made.returncode == 0, made.stderr
+        assert oct(backup.stat().st_mode & 0o777) == "0o600"
+
+        status, answer = call(base, "POST", f"/api/matches/{match['id']}/events", events[split], key=match["key"])
+        assert status == 201, answer
+        status, later = call(base, "POST", "/api/matches", body)
+        assert status == 201
+        assert {state["seq"] for state, _ in served(base, match["id"])} == {split + 1}
+
+        put_back = kibic("restore", str(backup), database=database, path=WITHOUT_POSTGRESQL_ON_PATH)
+        assert put_back.returncode == 0, put_back.stderr
+        assert "1 matches" in put_back.stdout, put_back.stdout
+
+        status, undone = call(base, "POST", f"/api/matches/{match['id']}/undo", {}, key=match["key"])
+        assert status == 201, undone
+        answers = served(base, match["id"])
+        assert {state["seq"] for state, _ in answers} == {split + 1}
+        assert all(log["events"][-1]["type"] == "undo" for _, log in answers), [
+            (state["seq"], log["events"][-2:]) for state, log in answers]
+        assert all(as_played(log["events"][:-1]) == as_played(at_backup[0][1]["events"]) for _, log in answers)
+        assert len({repr(state) for state, _ in answers}) == 1, "every worker serves the same state"
+        status, gone = call(base, "GET", f"/api/matches/{later['id']}")
+        assert status == 404, gone
+    finally:
+        server.stop()
+    checked = kibic("check", database=database)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite_backup", "dump_of_another_database"])
+def test_a_file_that_is_not_a_postgresql_backup_of_kibic_is_refused_and_nothing_changes(postgres_cluster, tmp_path,
+                                                                                       kind):
+    import psycopg
+
+    database = postgres_cluster.new_database()
+    assert kibic("migrate", database=database).returncode == 0
+    with psycopg.connect(database) as conn:
+        conn.execute("INSERT INTO matches (id, game, players, options, stake, created, key_hash) "
+                     "VALUES ('m1', 'ogorek', '[]', '{}', '0', 'now', 'h')")
+    wrong = tmp_path / "wrong.backup"
+    if kind == "text":
+        wrong.write_text("players: Ann, Bob\n")
+    elif kind == "sqlite_backup":
+        sqlite = tmp_path / "referee.db"
+        assert kibic("migrate", database=sqlite).returncode == 0
+        assert kibic("backup", str(wrong), database=sqlite).returncode == 0
+    else:
+        other = postgres_cluster.new_database()
+        with psycopg.connect(other) as conn:
+            conn.execute("CREATE TABLE photos (id integer PRIMARY KEY, path text)")
+        assert kibic("backup", str(wrong), database=other).returncode == 0
+    before = postgres_dump(database)
+
+    refused = kibic("restore", str(wrong), database=database)
+
+    assert refused.returncode == 1, refused.stdout
+    assert "kibic:" in refused.stderr and str(wrong) in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert postgres_dump(database) == before
+
+
+def test_without_postgresql_client_tools_a_backup_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(admin, "POSTGRESQL_PROGRAMS", str(tmp_path / "postgresql" / "*" / "bin"))
+    with pytest.raises(admin.AdminError) as said:
+        admin.backup("postgresql://kibic@127.0.0.1:1/kibic", tmp_path / "b.pgdump")
+    assert re.search(r"pg_dump .*not installed.*postgresql-client", str(said.value)), said.value
+    assert not (tmp_path / "b.pgdump").exists()
