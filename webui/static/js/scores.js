@@ -3,6 +3,8 @@
 
 import { h, s } from "./dom.js";
 import { ordinal, t, tn } from "./i18n.js";
+import { describeEvent } from "./log.js";
+import { codeText } from "./referee.js";
 import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
 
@@ -81,13 +83,22 @@ export function chart(state, names) {
                                                fill: COLOURS[seat % COLOURS.length] })));
 }
 
+/** The findings kept: each told once in short by the thumb, here whole (who, where, which rule, why, the proof). */
 function findingsList(ctx) {
   const { state } = ctx;
   if (!state.findings.length) return h("p", { class: "hint", id: "no-findings", text: t("findings.none") });
+  const known = new Map((ctx.log ? ctx.log() : []).map((event) => [event.seq, event]));
+  const proof = (f) => {
+    if (f.proof_seq === f.seq) return t("finding.forced");
+    const event = known.get(f.proof_seq);
+    return t("finding.proof", { proof: event ? describeEvent(event, ctx.names) : `#${f.proof_seq}` });
+  };
   return h("ul", { class: "findings" }, state.findings.map((f) => h("li", {},
     h("strong", { text: t("finding.title", { name: ctx.names[f.seat] }) }), " ",
-    h("span", { text: f.trick ? t("finding.where_trick", { deal: f.deal, trick: f.trick }) : t("finding.where_deal", { deal: f.deal }) }),
-    h("p", { class: "server-says", text: verdictText(f.code, f.details, f.seat, ctx.names) || f.message }))));
+    h("span", { text: `${f.trick ? t("finding.where_trick", { deal: f.deal, trick: f.trick })
+      : t("finding.where_deal", { deal: f.deal })} · ${codeText(f.code)}` }),
+    h("p", { class: "server-says", text: verdictText(f.code, f.details, f.seat, ctx.names) || f.message }),
+    h("p", { class: "proof", text: proof(f) }))));
 }
 
 export function renderScores(root, ctx) {
