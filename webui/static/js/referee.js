@@ -155,10 +155,11 @@ export function showFinding(finding, names, proofText) {
   put(item);
 }
 
-/** Something to know that is not a refusal: a play let stand, an undo, queued entries dropped. */
-export function showNotice(text, { detail, actions = [] } = {}) {
+/** Something to know that is not a refusal: a play let stand, an undo, queued entries dropped. `onPage`: a notice
+ * to read at leisure, with a link (what a plain address loses), told on the page, not in the bottom bar's desk. */
+export function showNotice(text, { detail, actions = [], onPage = false } = {}) {
   const item = message("notice", null, [h("p", { class: "notice-text", text }), detail ? h("p", { class: "hint", text: detail }) : null], actions);
-  put(item, "notice");
+  put(item, "notice", onPage ? root : answerPlace());
   return item;
 }
 
