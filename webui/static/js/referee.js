@@ -155,12 +155,24 @@ export function showFinding(finding, names, proofText) {
   put(item);
 }
 
-/** Something to know that is not a refusal: a play let stand, an undo, queued entries dropped. `onPage`: a notice
- * to read at leisure, with a link (what a plain address loses), told on the page, not in the bottom bar's desk. */
-export function showNotice(text, { detail, actions = [], onPage = false } = {}) {
-  const item = message("notice", null, [h("p", { class: "notice-text", text }), detail ? h("p", { class: "hint", text: detail }) : null], actions);
-  put(item, "notice", onPage ? root : answerPlace());
+/** Something to know that is not a refusal: a play let stand, an undo, queued entries dropped. */
+export function showNotice(text, { detail, actions = [] } = {}) {
+  const item = notice(text, detail, actions);
+  put(item, "notice");
   return item;
+}
+
+/** A notice to read at leisure, with a link (what a plain address loses): told at the top of the page, above what
+ * the page draws, neither in the bottom bar's desk nor among the referee's words; it stays until its OK. */
+export function showNoticeOnPage(text, { detail, actions = [] } = {}) {
+  const item = notice(text, detail, actions);
+  item.classList.add("on-page");
+  document.getElementById("app").before(item);
+  return item;
+}
+
+function notice(text, detail, actions) {
+  return message("notice", null, [h("p", { class: "notice-text", text }), detail ? h("p", { class: "hint", text: detail }) : null], actions);
 }
 
 /** A short spoken confirmation for screen readers (the page shows it in place already). */

@@ -5,20 +5,15 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { local } from "./local.js";
-import { showNotice } from "./referee.js";
+import { showNoticeOnPage } from "./referee.js";
 
 export function tellWhatIsLost() {
   if (window.isSecureContext || local.get("insecure_told")) return;
   local.set("insecure_told", true);
-  const notice = showNotice(t("insecure.lost"), {
+  const notice = showNoticeOnPage(t("insecure.lost"), {
     detail: t("insecure.how"),
     actions: [h("a", { class: "secondary", id: "to-ca", href: "ca", text: t("insecure.link") })],
-    onPage: true,
   });
-  // At the table a scorer's bottom bar lies where the page's messages would: this one lies above it.
-  const bar = document.getElementById("bottom");
-  const place = notice.parentElement;
-  if (place && place.classList.contains("at-bottom") && bar && !bar.hidden) place.style.bottom = `${bar.offsetHeight}px`;
   // A match opened at a step the page scrolled to (the deal step, by a scorer link) has the seats, where the
   // notice lies, partly under the top bar: the page opens scrolled back up to it instead, this once.
   const hidden = document.querySelector(".bar").getBoundingClientRect().bottom - notice.getBoundingClientRect().top;
