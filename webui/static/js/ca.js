@@ -3,8 +3,7 @@
 // the box has its certificate authority, the HTTPS address, this page's plain address and the fingerprint.
 
 import { h } from "./dom.js";
-import { LANGUAGES, chooseLanguage, language, setLanguage, t } from "./i18n.js";
-import { local } from "./local.js";
+import { bindLanguageButtons, chooseLanguage, setLanguage, t } from "./i18n.js";
 
 const root = document.getElementById("ca");
 const { ready, https, plain, fingerprint } = root.dataset;
@@ -49,22 +48,6 @@ function draw() {
       h("p", { class: "hint ca-fingerprint", id: "ca-fingerprint", text: fingerprint })));
 }
 
-function bindLanguages() {
-  const group = document.getElementById("langs");
-  group.setAttribute("aria-label", t("lang.label"));
-  for (const button of group.querySelectorAll("button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
-    button.title = t(`lang.${button.dataset.lang}`);
-    button.onclick = async () => {
-      if (!LANGUAGES.includes(button.dataset.lang)) return;
-      local.set("lang", button.dataset.lang);
-      await setLanguage(button.dataset.lang);
-      bindLanguages();
-      draw();
-    };
-  }
-}
-
 await setLanguage(chooseLanguage());
-bindLanguages();
+bindLanguageButtons(draw);
 draw();

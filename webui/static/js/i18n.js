@@ -125,3 +125,23 @@ export function moneyText(amount, currency) {
   const text = current === "en" ? String(amount) : String(amount).replace(".", ",");
   return currency ? `${text} ${currency}` : text;
 }
+
+/**
+ * The language buttons of the top bar (`#langs`): each says whether it is the one in use; a tap sets its language,
+ * keeps it for this phone, binds the buttons again and calls `changed()` (the page draws itself anew).
+ */
+export function bindLanguageButtons(changed) {
+  const group = document.getElementById("langs");
+  group.setAttribute("aria-label", t("lang.label"));
+  for (const button of group.querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
+    button.title = t(`lang.${button.dataset.lang}`);
+    button.onclick = async () => {
+      if (!LANGUAGES.includes(button.dataset.lang)) return;
+      local.set("lang", button.dataset.lang);
+      await setLanguage(button.dataset.lang);
+      bindLanguageButtons(changed);
+      changed();
+    };
+  }
+}

@@ -5,7 +5,7 @@
 import { api, reading } from "./api.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
-import { LANGUAGES, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
+import { bindLanguageButtons, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { correctionRefused } from "./corrections.js";
 import { eveningEntry, openEvening } from "./evening.js";
 import { describeEvent, loadEvents } from "./log.js";
@@ -539,23 +539,13 @@ async function toggleHands() {
 }
 
 function bindLanguages() {
-  const group = document.getElementById("langs");
-  group.setAttribute("aria-label", t("lang.label"));
-  for (const button of group.querySelectorAll("button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
-    button.title = t(`lang.${button.dataset.lang}`);
-    button.onclick = async () => {
-      if (!LANGUAGES.includes(button.dataset.lang)) return;
-      local.set("lang", button.dataset.lang);
-      await setLanguage(button.dataset.lang);
-      const open = asked && asked.item.isConnected ? asked : null;
-      document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
-      desk.replaceChildren();
-      bindLanguages();
-      render();
-      askAgain(open); // but a question waiting for an answer is asked again, in the same place
-    };
-  }
+  bindLanguageButtons(() => {
+    const open = asked && asked.item.isConnected ? asked : null;
+    document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
+    desk.replaceChildren();
+    render();
+    askAgain(open); // but a question waiting for an answer is asked again, in the same place
+  });
 }
 
 async function boot() {
