@@ -67,7 +67,7 @@ def test_a_double_tap_asks_in_view_by_the_thumb_and_one_tap_answers(new_phone, s
     scroll_to_the_keypad(phone)
     phone.screenshot(f"thumb-scrolled-{size}-{lang}", full_page=False)
     before = keys(phone)
-    assert tap_twice(phone, "3", 80) < 200  # a bounce (taps.js: BOUNCE_MS): asks
+    tap_twice(phone, "3", 80)  # a bounce (taps.js: BOUNCE_MS): asks
     question = phone.page.locator(".verdict.question")
     question.wait_for()
     phone.settled()
@@ -130,7 +130,7 @@ def test_the_same_rank_for_the_next_seat_is_recorded_at_once_and_said(new_phone,
         post_play(server_api, match, seat, card)
     phone.wait_turn(4)
     scroll_to_the_keypad(phone)
-    assert 200 <= tap_twice(phone, "10", 250) < 500  # quick, but no bounce (taps.js: BOUNCE_MS, DOUBLE_MS)
+    tap_twice(phone, "10", 250)  # quick, but no bounce (taps.js: BOUNCE_MS, DOUBLE_MS)
     phone.wait_turn(1)
     assert phone.page.locator(".verdict.question").count() == 0
     assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (4, "10"), (0, "10")]

@@ -304,7 +304,8 @@ async function recorded(answer, entry) {
     const times = app.lastRecorded.text === what ? app.lastRecorded.times + 1 : 1;
     app.lastRecorded = { text: what, times };
     const quick = app.quickEntries.delete(entry.id);
-    say(() => {
+    // a double tap asked before this answer came (a slow network): the bar keeps saying what is asked above
+    if (!(asked && asked.item.isConnected)) say(() => {
       const now = describeEvent(event, names);
       if (quick) return t("word.recorded_next", { what: now });
       return times > 1 ? t("word.recorded_again", { n: times, what: now }) : t("announce.recorded", { what: now });
