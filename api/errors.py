@@ -228,7 +228,7 @@ def handle_error(error: Exception):
 
 
 def status_of(error: Rejected | InvalidInput, otherwise: int) -> int:
-    """The status of an engine's verdict: its code's in CODES (tests/test_verdict_codes.py holds every code
+    """The status of an engine's verdict: its code's in CODES (tests/engine/test_verdict_codes.py holds every code
     the engine gives to that list)."""
     listed = CODES.get(error.code)
     return listed.status if listed else otherwise
