@@ -29,7 +29,7 @@ from .version import VERSION
 __all__ = ["create_app"]
 
 MAX_BODY_BYTES = 64 * 1024
-MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for the memory it takes
+MATCHES_CACHED = 1000  # per server process; docs/contributing.md's "Performance" says the memory it takes
 
 
 class Kibic(Flask):

@@ -257,7 +257,8 @@ class PostgresConnection(Connection):
         self.conn.execute("UPDATE events SET payload = %s WHERE match_id = %s AND seq = %s", [payload, match_id, seq])
 
     def wipe_old_bytes(self) -> None:
-        """PostgreSQL keeps old row versions until a vacuum: the README says to run VACUUM FULL after a forget."""
+        """PostgreSQL keeps old row versions until a vacuum: docs/operating.md says to run VACUUM FULL after a
+        forget."""
 
     def drop_old_log(self) -> None:
         """PostgreSQL's own write-ahead log is recycled by the server."""

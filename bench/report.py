@@ -14,6 +14,15 @@ TARGETS = {"post": 1.3, "post_loaded": 1.3, "writes": 0.75, "poll": 1.0, "growth
 LAYER_SQLITE = "SQLite (queries, commit, fsync)"
 
 
+HISTORY = "\n# History\n"  # bench/results.md's runs before the latest, written by hand under what a run writes
+
+
+def written(text: str, before: str) -> str:
+    """bench/results.md from a run's `text`, keeping the history that the file held under the last run's parts."""
+    at = before.find(HISTORY)
+    return text if at < 0 else text.rstrip("\n") + "\n" + before[at:]
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
@@ -110,7 +119,7 @@ def engine_part(results) -> str:
         "## 1. The engine",
         "",
         "Random full matches through `referee.Match` (four players; Dureń: two, a series of five deals), "
-        "played by the tests' table simulators (`tests/*_table.py`) from shuffled decks, blind (the referee "
+        "played by the tests' table simulators (`tests/support/*_table.py`) from shuffled decks, blind (the referee "
         "is not told the hands), each checking its moves against `expected()` as it goes. One process, no "
         "storage.",
         "",

@@ -1,7 +1,7 @@
 """A typed client generated from openapi.yaml plays a match against a live server.
 
 The client is what a developer integrating Kibic would make: `openapi-python-client` over the repository's
-`openapi.yaml`, with `openapi-python-client.yaml`'s settings (the README's API section shows the same command).
+`openapi.yaml`, with `openapi-python-client.yaml`'s settings (docs/api.md shows the same command).
 It is generated once per session into a temporary folder; the generator must report no schema it could not
 process and no warning. Then the client logs the seed's deal (RULES.md) on a real gunicorn and reads every
 answer as a typed model.

@@ -1,4 +1,4 @@
-"""The README's short sessions (`new` a match, then `log` events) answer exactly what the README shows.
+"""The API guide's short sessions (`new` a match, then `log` events) answer exactly what docs/api.md shows.
 
 Each `sh` block that starts a match with `new '<json>'` and logs events with `log '<json>'` is played
 over the API; the block after it must show, line by line, what `log` prints: the recorded event, or
@@ -17,13 +17,13 @@ from test_server_smoke import server  # noqa: F401 - the real gunicorn, for the 
 
 from referee import GAMES
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 
 
 def session_blocks() -> list[tuple[str, str]]:
-    """(the sh block, the block after it) of every session in the README."""
-    blocks = BLOCK.findall(README.read_text(encoding="utf-8"))
+    """(the sh block, the block after it) of every session in the API guide."""
+    blocks = BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
     found = []
     for (kind, text), (_, shown) in zip(blocks, blocks[1:], strict=False):
         lines = text.splitlines()
@@ -36,7 +36,7 @@ def session_blocks() -> list[tuple[str, str]]:
 
 
 def sessions() -> list[tuple[dict, list[dict], list[str]]]:
-    """(the new match, the events logged, the lines shown) of every session in the README."""
+    """(the new match, the events logged, the lines shown) of every session in the API guide."""
     found = []
     for text, shown in session_blocks():
         new, *logged = [json.loads(line.split(" ", 1)[1][1:-1]) for line in text.splitlines()]
@@ -44,11 +44,11 @@ def sessions() -> list[tuple[dict, list[dict], list[str]]]:
     return found
 
 
-def test_the_readme_shows_a_session_of_every_game():
+def test_the_api_guide_shows_a_session_of_every_game():
     assert sorted(new["game"] for new, _, _ in sessions()) == sorted(GAMES)
 
 
-def test_each_session_answers_what_the_readme_shows(table):
+def test_each_session_answers_what_the_api_guide_shows(table):
     for new, events, shown in sessions():
         match = table.new_match(**new)
         printed = []
@@ -62,8 +62,8 @@ def test_each_session_answers_what_the_readme_shows(table):
 
 @pytest.mark.server
 def test_the_sessions_run_in_a_shell_with_curl_against_a_real_server(server, tmp_path):  # noqa: F811
-    readme = README.read_text(encoding="utf-8")
-    [setup] = [text for kind, text in BLOCK.findall(readme) if kind == "sh" and "new() {" in text]
+    guide = GUIDE.read_text(encoding="utf-8")
+    [setup] = [text for kind, text in BLOCK.findall(guide) if kind == "sh" and "new() {" in text]
     assert "API=http://127.0.0.1:8000/api\n" in setup
     script = setup.replace("API=http://127.0.0.1:8000/api", f"API={server}/api")
     script += "".join(text for text, _ in session_blocks())

@@ -8,7 +8,7 @@ from pathlib import Path
 from ogorek_helpers import SEED_HANDS as SEED_PLAYER_HANDS
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 # The seed's hands, by seat number as the API takes them
 SEED_HANDS = {str(SEED_PLAYERS.index(name)): cards for name, cards in SEED_PLAYER_HANDS.items()}
@@ -82,16 +82,16 @@ def test_known_hands_reject_w_playing_6_in_trick_5_unless_forced(table):
     assert [w["code"] for w in forced["warnings"]] == ["must_play_lowest"]
 
 
-def test_the_readme_curl_session_plays_the_seed_deal_and_shows_what_the_api_answers(table):
-    readme = README.read_text(encoding="utf-8")
-    plays = re.findall(r"^play (.*)$", readme, re.M)
+def test_the_api_guides_curl_session_plays_the_seed_deal_and_shows_what_the_api_answers(table):
+    guide = GUIDE.read_text(encoding="utf-8")
+    plays = re.findall(r"^play (.*)$", guide, re.M)
     plays = [tuple(p.split()[1:3]) for line in plays for p in ("play " + line).split(";")]
     seed = [(str("SWNE".index(seat)), card) for trick in SEED_TRICKS for seat, card in trick]
     assert plays[0] == ("2", "K") and plays[1:25] == seed
 
     match = table.new_match(stake="0.50", currency="PLN")
     table.post_event(match, {"type": "deal", "dealer": 0})
-    assert str(table.play(match, "N", "K", expect=409)["error"]) in readme
+    assert str(table.play(match, "N", "K", expect=409)["error"]) in guide
     state = play_tricks(table, match, SEED_TRICKS)["state"]
     shown = f"{state['deal']['result']} {[(p['name'], p['score']) for p in state['players']]} {state['expected']}"
-    assert shown in readme
+    assert shown in guide

@@ -24,9 +24,9 @@ NAME = "Zbigniewa"
 
 # --- settings -------------------------------------------------------------------------------------
 
-def test_the_readmes_table_of_settings_is_the_codes():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert settings.table() in readme, "python -m api.settings prints the table README.md should hold"
+def test_the_operators_table_of_settings_is_the_codes():
+    guide = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
+    assert settings.table() in guide, "python -m api.settings prints the table docs/operating.md should hold"
 
 
 def test_every_kibic_setting_the_code_reads_is_in_the_table():
