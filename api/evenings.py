@@ -20,7 +20,7 @@ from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import keys, limits, matches, store, views
+from . import bodies, keys, limits, matches, qr, store
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -66,7 +66,7 @@ def create_evening():
     """A new evening: 201 with its id, key and (empty) standing. With an Idempotency-Key, a retry gets the same
     evening and key, as a match's creation does."""
     idempotency_key = keys.request_idempotency_key(creation=True)
-    body = views.json_body()
+    body = bodies.json_body()
     fields = NEW_EVENING.load(body)
     name = check_evening_name(fields["name"])
     currency = check_currency(fields["currency"])
@@ -124,7 +124,7 @@ def get_evening_figures(evening_id: str):
 def get_evening_qr(evening_id: str):
     """A QR code of the page's link to the evening (`/?e=<id>`), built as the match's follow code is."""
     evening_row(evening_id)
-    return views.follow_qr("Follow the evening", e=evening_id)
+    return qr.follow_qr("Follow the evening", e=evening_id)
 
 
 @bp.get("/api/matches/<match_id>/figures")
