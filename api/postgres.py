@@ -461,6 +461,13 @@ class PostgresStore(Store):
         return self.secret
 
     @postgres_faults
+    def secret_rows(self) -> list[tuple[str, str]]:
+        with self.connection() as conn:
+            rows = conn.execute("SELECT name, value FROM settings WHERE name = 'server_secret' "
+                                "OR name LIKE 'server_secret:%'").fetchall()
+        return [tuple(row) for row in rows]
+
+    @postgres_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
         def work(conn: psycopg.Connection) -> str:

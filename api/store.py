@@ -140,6 +140,11 @@ class Store(ABC):
         """The server's own secret, made at the first start and kept with the data (never in the code)."""
 
     @abstractmethod
+    def secret_rows(self) -> list[tuple[str, str]]:
+        """The server's secrets as `settings` keeps them, (name, value) rows: `server_secret` and each kept one
+        (`server_secret:<when>`, `api.admin`'s rotation), in no order."""
+
+    @abstractmethod
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
                      request_hash: str | None = None, evening_id: str | None = None, room: Room | None = None) -> None:
         """Stores a new match (and its place in the evening, in the same transaction); raises
@@ -1000,6 +1005,12 @@ class SQLiteStore(Store):
             row = get_db().execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
             self.secret = bytes.fromhex(row[0])
         return self.secret
+
+    @sqlite_faults
+    def secret_rows(self) -> list[tuple[str, str]]:
+        rows = get_db().execute("SELECT name, value FROM settings WHERE name = 'server_secret' "
+                                "OR name LIKE 'server_secret:%'").fetchall()
+        return [tuple(row) for row in rows]
 
     @sqlite_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,

@@ -19,7 +19,7 @@ from flask import Blueprint, Response, make_response, request, url_for
 from referee import InvalidInput, Match, catalogue
 
 from . import bodies, evenings, keys, limits, matches, qr, schemas, store
-from .keys import authorize, reader_has_key
+from .access import authorize, reader_has_key
 from .matches import state
 
 bp = Blueprint("api", __name__)
