@@ -20,7 +20,7 @@ from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import bodies, creations, keys, limits, matches, qr, store
+from . import bodies, creations, keys, limits, loop, matches, qr, store
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -148,7 +148,7 @@ class Standings:
     def __init__(self, size: int = STANDINGS_KEPT):
         self.size = size
         self.kept: OrderedDict[str, tuple[tuple, dict]] = OrderedDict()
-        self.lock = store.real_lock()  # held for a few dictionary steps, which never wait
+        self.lock = loop.real_lock()  # held for a few dictionary steps, which never wait
 
     def get(self, evening_id: str, mark: tuple) -> dict | None:
         with self.lock:

@@ -28,7 +28,7 @@ from flask import current_app
 from referee import Match
 from referee.match import recorded as as_recorded
 
-from . import creations, encoding, keys, store
+from . import creations, encoding, keys, loop, store
 from .errors import IdempotencyKeyReused, PossiblyRecorded, SeqConflict
 
 CACHE = "kibic_matches"
@@ -54,7 +54,7 @@ class MatchCache:
         self.states: OrderedDict[str, tuple[weakref.ref, tuple, dict]] = OrderedDict()  # see `built`
         # held only for a few dictionary steps, which never wait: an operating system's lock, even on gevent's
         # loop (whose cooperative locks cost more), where no greenlet can switch while holding it
-        self.lock = store.real_lock()
+        self.lock = loop.real_lock()
         self.era = 0  # one more at each restore of the data (`forget`)
 
     def __len__(self) -> int:

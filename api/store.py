@@ -46,6 +46,9 @@ import orjson
 from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
 
+from . import loop
+from .loop import LoopSignal, on_gevent_loop, real_lock, real_sleep, real_thread
+
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
@@ -509,36 +512,6 @@ def header_intact(head: bytes, size: int) -> bool:
     return head.startswith(SQLITE_MAGIC) and size >= pages * (65536 if page_size == 1 else page_size)
 
 
-def real_lock():
-    """A lock of the operating system's, even where gevent made `threading`'s cooperative: it is also taken
-    by the writer's threads, which are real ones."""
-    return original("_thread", "allocate_lock")()
-
-
-def original(module: str, name: str):
-    """`module.name` as the standard library has it, before gevent patched it (if it did)."""
-    try:
-        from gevent.monkey import get_original
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        return getattr(__import__(module), name)
-    return get_original(module, name)
-
-
-_on_loop = False  # found true once: a process patched by gevent stays patched
-
-
-def on_gevent_loop() -> bool:
-    """Whether this process runs gevent's loop (gunicorn's gevent workers patch `threading`)."""
-    global _on_loop
-    if not _on_loop:
-        try:
-            from gevent.monkey import is_module_patched
-        except ImportError:  # pragma: no cover - gevent is a dependency
-            return False
-        _on_loop = is_module_patched("threading")
-    return _on_loop
-
-
 @dataclass(eq=False)
 class Write:
     """What to commit as one (`work`, given the writer's connection: its statements, and nothing else), and
@@ -722,7 +695,7 @@ class Connections:
             return self.writer
         stale, self.writer = self.writer, None
         try:
-            db = self.open(identity, original("time", "sleep"))
+            db = self.open(identity, real_sleep)
             db.conn.isolation_level = None  # its transactions are begun and ended by `commit`
             self.writer = db
             return db
@@ -754,8 +727,6 @@ class Committer:
     """
 
     def __init__(self, connections: Connections):
-        from gevent import get_hub
-
         self.connections = connections
         self.pid = os.getpid()
         self.lock = real_lock()  # guards `waiting`, `sleeping` and `finished`; never held for long
@@ -764,15 +735,12 @@ class Committer:
         self.sleeping = False
         self.wakeup = real_lock()  # held while the thread sleeps: released to wake it
         self.wakeup.acquire()
-        self.loop_wakeup = get_hub().loop.async_()  # `send` from the thread runs `woken` on the loop
-        self.loop_wakeup.start(self.woken)
-        original("_thread", "start_new_thread")(self.run, ())
+        self.loop_wakeup = LoopSignal(self.woken)  # `send` from the thread runs `woken` on the loop
+        real_thread(self.run)
 
     def commit(self, write: Write) -> None:
         """Queues `write` and waits, letting the loop serve, until its transaction is over."""
-        from gevent.hub import Waiter
-
-        waiter = Waiter()
+        waiter = loop.waiter()
         with self.lock:
             self.waiting.append((write, waiter))
             wake, self.sleeping = self.sleeping, False

@@ -23,7 +23,7 @@ monkey.patch_all()
 
 import json, sqlite3, sys, time
 import gevent
-from api import store
+from api import loop, store
 
 path = sys.argv[1]
 store.migrate(path)
@@ -37,7 +37,7 @@ def counted(writes):
     transactions.append(len(writes))
     commit(writes)
 held.commit = counted
-real_sleep = store.original("time", "sleep")
+real_sleep = loop.original("time", "sleep")
 
 def event(*seqs, pause=0.0):
     def insert(conn):
