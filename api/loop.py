@@ -7,6 +7,9 @@ Elsewhere (the tests' app, `flask run`, a script) the same code runs on threads.
 where a real thread shares them (`real_lock`, `original`), a signal from such a thread to the loop, a greenlet
 waiting for it, and a socket's end watched by a greenlet of its own. gevent is imported only when asked (it is a
 dependency, but the engine's and the tests' processes need not load it).
+
+The worker itself (`api/worker.py`, gunicorn's gevent worker with Kibic's limits) uses gevent directly: gunicorn
+loads it in its master process, where nothing of the app may be imported.
 """
 
 from __future__ import annotations
