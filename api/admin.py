@@ -6,7 +6,7 @@ PostgreSQL address.
 A SQLite backup is made and put back through SQLite's backup API, online: a backup is one consistent file (never
 the file copied beside its write-ahead log), and a restore writes the backup into the live file under its write
 lock, with a new `generation` in `settings` that each server process notices at its next request
-(`store.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
+(`store.sqlite.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
 that is not a whole Kibic database is refused before anything is changed. On PostgreSQL, `pg_dump` and `pg_restore`
 do both (wrapped by `backup` and `restore`; found on the PATH, else where Debian's packages put them): a file that
 is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and a restore writes a new
@@ -35,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from . import store
+from .store import sqlite, sqlite_file
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ class Connection:
         if not Path(database).exists():
             raise AdminError(f"There is no database at {database}: start `kibic serve` (or `kibic migrate`) "
                              "once to make it, or name it with --data or KIBIC_DB.")
-        self.db = store.connect(database)
+        self.db = sqlite_file.connect(database)
         self.conn = self.db.conn
         self.conn.isolation_level = None
 
@@ -119,7 +120,7 @@ class Connection:
 
     def new_generation(self) -> None:
         """Tells every server process that the data changed behind its back (a restore, a deletion, a name
-        forgotten): each forgets the matches it holds at its next request (`store.notice_restore`)."""
+        forgotten): each forgets the matches it holds at its next request (`store.sqlite.notice_restore`)."""
         self.conn.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('generation', ?)",
                           [secrets.token_hex(8)])
 
@@ -280,7 +281,7 @@ def migrate(database: str) -> list[str]:
     if store.is_postgresql(database):
         import psycopg
 
-        from . import postgres
+        from .store import postgres
 
         with psycopg.connect(database, autocommit=True, connect_timeout=5) as conn:
             applied = postgres.migrate(conn)
@@ -288,7 +289,7 @@ def migrate(database: str) -> list[str]:
             log.info("migrated %s: %s", store.described(database), ", ".join(applied))
         return applied
     before = set(applied_migrations(database)) if Path(database).exists() else set()
-    store.migrate(database)  # which logs what it applied
+    sqlite.migrate(database)  # which logs what it applied
     return [name for name in applied_migrations(database) if name not in before]
 
 
@@ -303,10 +304,10 @@ def applied_migrations(database: str) -> list[str]:
 
 def known_migrations(database: str) -> list[str]:
     if store.is_postgresql(database):
-        from . import postgres
+        from .store import postgres
 
         return [step.__name__ for step in postgres.MIGRATIONS]
-    return [migration.name for migration in store.migrations._migrations]
+    return [migration.name for migration in sqlite.migrations._migrations]
 
 
 @dataclass
@@ -438,7 +439,7 @@ def kibic_database(path: Path) -> None:
             head = file.read(100)
     except OSError as exc:
         raise AdminError(f"{path} cannot be read: {exc.strerror}.") from None
-    if not head.startswith(store.SQLITE_MAGIC):
+    if not head.startswith(sqlite_file.SQLITE_MAGIC):
         raise AdminError(f"{path} is not a Kibic database: it is not a SQLite file at all.")
     try:
         with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as conn:
@@ -470,7 +471,7 @@ def restore(database: str, source: str | Path) -> dict:
     kibic_database(source)
     live = Path(database)
     if not live.exists():
-        store.migrate(database)  # a fresh machine: an empty database (0600) to restore into
+        sqlite.migrate(database)  # a fresh machine: an empty database (0600) to restore into
     staged = live.with_name(f".{live.name}.restore.{os.getpid()}")
     os.close(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
     try:
@@ -478,14 +479,14 @@ def restore(database: str, source: str | Path) -> dict:
                 closing(sqlite3.connect(staged, isolation_level=None)) as copy:
             backup_file.backup(copy)
             copy.execute("PRAGMA journal_mode = DELETE")
-        store.migrate(str(staged))  # a backup of an older version: brought to this one's tables first
+        sqlite.migrate(str(staged))  # a backup of an older version: brought to this one's tables first
         with closing(sqlite3.connect(staged, isolation_level=None)) as copy:
             copy.execute("PRAGMA journal_mode = DELETE")
             copy.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('generation', ?)",
                          [secrets.token_hex(8)])
             if copy.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
                 raise AdminError(f"{source} could not be copied whole: nothing was changed.")
-            with closing(store.connect(database).conn) as target:
+            with closing(sqlite_file.connect(database).conn) as target:
                 target.execute("PRAGMA busy_timeout = 30000")
                 try:
                     copy.backup(target, sleep=0.05)  # under the live file's write lock: readers see it whole at once

@@ -18,7 +18,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from referee import Match
 
-from . import store
+from . import loop
 
 # Types orjson would write its own way are handed to Flask's `default`, as the standard library's encoder would
 # (a date as an HTTP date, a dataclass through `asdict`); keys that are not strings are written as `json` does.
@@ -86,7 +86,7 @@ class HistoryText:
 
 
 _texts: weakref.WeakKeyDictionary[Match, HistoryText] = weakref.WeakKeyDictionary()
-_lock = store.real_lock()  # held for a few steps that never wait
+_lock = loop.real_lock()  # held for a few steps that never wait
 
 
 def history_text(match: Match) -> Encoded:

@@ -31,7 +31,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .load import POST, endless_match, percentile, written
+from .load import POST, endless_match, written
+from .measure import percentile
 from .servers import WORKERS, gunicorn
 from .tables import SCORED, SCORED_OPTIONS, players
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from . import capacity
 from .load import CHANGED, INSERT, POST, UNCHANGED, Run
+from .measure import percentile
 
 TARGETS = {"post": 1.3, "post_loaded": 1.3, "writes": 0.75, "poll": 1.0, "growth": 1.2, "follow_p95": 0.300,
            "tables": 500}
@@ -221,7 +222,7 @@ def cpu_share(seconds: float, step) -> str:
 
 
 def percentile_of(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("inf")
+    return percentile(values, q) if values else float("inf")
 
 
 def growth_part(growth) -> str:

@@ -116,7 +116,7 @@ def database(request, tmp_path):
     """The app's DATABASE: a new SQLite file, or (`both_stores`) the PostgreSQL cluster's, emptied."""
     if getattr(request, "param", "sqlite") == "postgresql":
         yield request.getfixturevalue("postgres_cluster").emptied()
-        from api.postgres import PostgresStore
+        from api.store.postgres import PostgresStore
 
         PostgresStore.close_all()  # the pools of every app the test made
     else:

@@ -85,7 +85,7 @@ def test_kibic_serve_serves_the_page_and_says_where(tmp_path):
     assert re.match(r"^\d{4}-\d\d-\d\dT[\d:.]+Z INFO \[\d+\] \[tap-1\] gunicorn.access: 127.0.0.1 "
                     r"\"GET /api/matches/\S{4}… HTTP/1.1\" 200 \d+ \d+ms$", access.strip()), access
     assert not [line for line in said + logged if match["id"] in line], "no log line holds a whole match id"
-    assert any(re.search(r"INFO \[\d+\] \[-\] api.store: migrated the database", line) for line in logged)
+    assert any(re.search(r"INFO \[\d+\] \[-\] api.store.sqlite: migrated the database", line) for line in logged)
     assert not [line for line in logged if "Traceback" in line or "Exception ignored" in line]
     assert oct(data.stat().st_mode & 0o777) == "0o700"
     assert oct((data / "referee.db").stat().st_mode & 0o777) == "0o600"

@@ -1,6 +1,7 @@
 """On gevent's loop, as gunicorn's workers run it, writes are committed by one real thread of the process
-(`store.Committer`): writes queued while a commit runs go in one transaction, each all or nothing; the loop
-goes on serving while a commit waits; a commit that fails fails the writes in it and the next ones commit.
+(`api.store.sqlite_writer.Committer`): writes queued while a commit runs go in one transaction, each all or
+nothing; the loop goes on serving while a commit waits; a commit that fails fails the writes in it and the next
+ones commit.
 
 gevent patches the standard library for the whole process, so each case runs in a child process of its own.
 """
@@ -23,21 +24,22 @@ monkey.patch_all()
 
 import json, sqlite3, sys, time
 import gevent
-from api import store
+from api import loop, store
+from api.store import sqlite
 
 path = sys.argv[1]
-store.migrate(path)
+sqlite.migrate(path)
 with sqlite3.connect(path) as db:
     db.execute("INSERT INTO matches (id, game, players, options, stake, created, key_hash) "
                "VALUES ('m1', 'ogorek', '[\\\"A\\\", \\\"B\\\"]', '{}', '0', '', '')")
-held = store.Connections(path)
+held = sqlite.Connections(path)
 transactions = []
-commit = held.commit
+commit = held.writer.commit
 def counted(writes):
     transactions.append(len(writes))
     commit(writes)
-held.commit = counted
-real_sleep = store.original("time", "sleep")
+held.writer.commit = counted
+real_sleep = loop.original("time", "sleep")
 
 def event(*seqs, pause=0.0):
     def insert(conn):

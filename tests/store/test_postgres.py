@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from gunicorn_server import serve
 from test_stream import KNOWN_DEAL, PLAYS, SEATS, Reader, http, open_stream
 
-import api.postgres
+import api.store.postgres
 from api import create_app, store, stream
 
 PENALTY = {"type": "penalty", "seat": 1, "points": 5, "reason": "a card shown"}
@@ -26,7 +26,7 @@ PENALTY = {"type": "penalty", "seat": 1, "points": 5, "reason": "a card shown"}
 @pytest.fixture
 def database(postgres_cluster):
     yield postgres_cluster.emptied()
-    api.postgres.PostgresStore.close_all()
+    api.store.postgres.PostgresStore.close_all()
 
 
 @pytest.fixture
@@ -95,16 +95,16 @@ def test_the_database_server_down_is_503_and_the_retry_after_it_is_back_records_
 def test_a_connection_lost_in_the_middle_of_a_write_records_nothing(app, client, table, match, monkeypatch):
     """The server ends the connection between the referee's decision and the insert: 503, nothing stored,
     and the retry with the same Idempotency-Key is recorded once."""
-    before, clock = events_stored(app), api.postgres.now
+    before, clock = events_stored(app), api.store.postgres.now
 
     def connection_lost_then_clock():
         with psycopg.connect(app.config["DATABASE"], autocommit=True) as other:
             other.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-        monkeypatch.setattr(api.postgres, "now", clock)
+        monkeypatch.setattr(api.store.postgres, "now", clock)
         return clock()
 
-    monkeypatch.setattr(api.postgres, "now", connection_lost_then_clock)
+    monkeypatch.setattr(api.store.postgres, "now", connection_lost_then_clock)
     assert_unavailable(write(client, match, "cut-off"), "unreachable")
     assert events_stored(app) == before
 

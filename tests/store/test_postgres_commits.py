@@ -30,7 +30,7 @@ from conftest import ContractClient, Table, stored
 from gunicorn_server import serve
 from pg_proxy import Proxy
 
-import api.postgres
+import api.store.postgres
 from api import create_app, store
 
 SEATS = ["W", "N", "E", "S"]
@@ -40,7 +40,7 @@ PENALTY = {"type": "penalty", "seat": 1, "points": 5, "reason": "a card shown"}
 @pytest.fixture
 def database(postgres_cluster):
     yield postgres_cluster.emptied()
-    api.postgres.PostgresStore.close_all()
+    api.store.postgres.PostgresStore.close_all()
 
 
 @pytest.fixture
@@ -293,7 +293,7 @@ def test_the_pool_size_is_set_by_kibic_pg_pool_size(database, monkeypatch):
     held = store.current(create_app({"TESTING": True, "DATABASE": database}))
     assert (held.pool.min_size, held.pool.max_size) == (1, 3)
     lent = [held.take() for _ in range(3)]
-    with pytest.raises(api.postgres.PoolTimeout):
+    with pytest.raises(api.store.postgres.PoolTimeout):
         held.take(timeout=0.5)  # never a fourth
     for conn in lent:
         held.pool.putconn(conn)

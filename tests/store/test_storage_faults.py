@@ -21,6 +21,7 @@ import pytest
 from conftest import ContractClient, Table
 
 from api import create_app, store
+from api.store import sqlite, sqlite_file
 
 PENALTY = {"type": "penalty", "seat": 0, "points": 1, "reason": "a long reason to fill the pages " * 6}
 
@@ -78,7 +79,7 @@ def read_only(db_path, monkeypatch):
     modes = {path: path.stat().st_mode for path in [folder, *folder.iterdir()]}
     for path in modes:
         path.chmod(stat.S_IMODE(modes[path]) & ~0o222)
-    monkeypatch.setattr(store, "connect", functools.partial(store.connect, mode="ro"))
+    monkeypatch.setattr(sqlite_file, "connect", functools.partial(sqlite_file.connect, mode="ro"))
 
     def writable_again():
         for path, mode in modes.items():
@@ -103,15 +104,15 @@ def test_a_read_only_store_refuses_writes_and_recovers(client, table, match, db_
 
 def disk_full(app, monkeypatch):
     """The app's connections may not grow the file by one page: the disk is full."""
-    connect = store.connect
+    connect = sqlite_file.connect
 
     def full(path, mode="rw"):
         db = connect(path, mode)
         db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
         return db
 
-    monkeypatch.setattr(store, "connect", full)
-    store.connections(app).close()
+    monkeypatch.setattr(sqlite_file, "connect", full)
+    sqlite.connections(app).close()
 
 
 def test_a_full_disk_refuses_the_write_that_does_not_fit_and_recovers(app, client, table, match, db_path,
@@ -130,7 +131,7 @@ def test_a_full_disk_refuses_the_write_that_does_not_fit_and_recovers(app, clien
     assert stored(db_path) == rows
 
     monkeypatch.undo()
-    store.connections(app).close()  # the disk has room again
+    sqlite.connections(app).close()  # the disk has room again
     retry = write(client, match, PENALTY, f"fill-{attempt}")
     assert retry.status_code == 201
     assert [e["seq"] for e in table.events(match)] == [1, *recorded, retry.get_json()["event"]["seq"]]
@@ -206,8 +207,8 @@ def test_a_store_out_of_order_at_start_does_not_stop_the_server(tmp_path):
 
 def test_a_write_locked_out_past_the_busy_timeout_is_503_and_can_be_retried(app, client, table, match, db_path,
                                                                              monkeypatch):
-    monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 100)
-    store.connections(app).close()  # the next connection waits 100 ms
+    monkeypatch.setattr(sqlite_file, "BUSY_TIMEOUT_MS", 100)
+    sqlite.connections(app).close()  # the next connection waits 100 ms
     before = table.events(match)
     other_writer = sqlite3.connect(db_path, isolation_level=None)
     other_writer.execute("BEGIN IMMEDIATE")
@@ -271,7 +272,7 @@ def test_a_really_full_disk_is_told_as_a_full_disk_and_nothing_is_recorded(small
     recorded = answers.count(201)
     assert client.get(f"/api/matches/{match['id']}").get_json()["seq"] == 1 + recorded  # nothing of the refused one
     (small_disk / "ballast").unlink()
-    store.connections(app).close()
+    sqlite.connections(app).close()
     assert write(client, match, PENALTY, f"fill-{attempt}").status_code == 201
 
 
@@ -281,10 +282,10 @@ def test_a_disk_error_with_no_room_left_is_a_full_disk(monkeypatch, tmp_path):
     error = sqlite3.OperationalError("disk I/O error")
     error.sqlite_errorcode = sqlite3.SQLITE_IOERR_WRITE
     path = str(tmp_path / "referee.db")
-    assert store.sqlite_fault(error, path).reason == "io_error"
+    assert sqlite.sqlite_fault(error, path).reason == "io_error"
 
     class NoRoom:
         f_bavail, f_frsize = 3, 4096
 
-    monkeypatch.setattr(store.os, "statvfs", lambda folder: NoRoom())
-    assert store.sqlite_fault(error, path).reason == "disk_full"
+    monkeypatch.setattr(sqlite.os, "statvfs", lambda folder: NoRoom())
+    assert sqlite.sqlite_fault(error, path).reason == "disk_full"

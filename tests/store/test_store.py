@@ -15,6 +15,7 @@ import psycopg
 import pytest
 
 from api import keys, store
+from api.store import sqlite, sqlite_file, sqlite_writer
 
 PROCESSES = 6
 STARTS = 30
@@ -23,8 +24,8 @@ STARTS = 30
 @pytest.fixture
 def db(tmp_path):
     path = str(tmp_path / "new" / "folder" / "referee.db")
-    store.migrate(path)
-    db = store.connect(path)
+    sqlite.migrate(path)
+    db = sqlite_file.connect(path)
     yield db
     db.close()
 
@@ -39,13 +40,13 @@ def test_migrate_makes_the_folder_the_tables_and_wal(db):
 
 def test_a_connection_writes_durably_and_waits_for_others(db):
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == store.BUSY_TIMEOUT_MS
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == sqlite_file.BUSY_TIMEOUT_MS
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
 
 
 def test_migrating_again_changes_nothing(db, tmp_path):
     before = list(db.query("SELECT name FROM _sqlite_migrations"))
-    store.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
+    sqlite.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
     names = [row["name"] for row in db.query("SELECT name FROM _sqlite_migrations")]
     assert [row["name"] for row in before] == names
     assert sorted(names) == ["create_evenings", "create_matches_and_events", "create_the_server_secret",
@@ -165,7 +166,7 @@ def test_keys_are_compared_by_their_hash():
 
 def migrate_after(path: str, barrier) -> None:
     barrier.wait()
-    store.migrate(path)
+    sqlite.migrate(path)
 
 
 def test_server_processes_starting_together_all_migrate(tmp_path):
@@ -200,8 +201,8 @@ def test_a_header_check_leaves_the_process_locks_on_the_file_alone(tmp_path):
     while a connection is lent (so the file is opened for it), then another process opens and closes a
     connection: the log stays, and what this process commits after is there for a fresh reader."""
     path = tmp_path / "referee.db"
-    store.migrate(str(path))
-    held = store.Connections(str(path))
+    sqlite.migrate(str(path))
+    held = sqlite.Connections(str(path))
     lent = held.take()
     lent.execute("SELECT count(*) FROM matches").fetchone()  # this process reads the file in WAL mode
     second = held.take()  # none idle: a new connection, the header read first
@@ -210,7 +211,7 @@ def test_a_header_check_leaves_the_process_locks_on_the_file_alone(tmp_path):
     subprocess.run([sys.executable, "-c", HOLD_A_READ, str(path)], check=True, timeout=30)
 
     assert path.with_name("referee.db-wal").exists()
-    store.write(lent, lambda conn: conn.execute("INSERT INTO settings (name, value) VALUES ('after', 'closed')"))
+    sqlite.write(lent, lambda conn: conn.execute("INSERT INTO settings (name, value) VALUES ('after', 'closed')"))
     with sqlite3.connect(path) as fresh:
         assert fresh.execute("SELECT value FROM settings WHERE name = 'after'").fetchone() == ("closed",)
     held.give_back(lent), held.give_back(second), held.close()
@@ -235,12 +236,13 @@ def test_writes_queued_together_commit_together_each_all_or_nothing(db, tmp_path
     """Writes queued while another commits go in one transaction, each in a savepoint of its own: one refused
     by a key is refused alone, and its statements before the refusal are undone."""
     path = str(tmp_path / "new" / "folder" / "referee.db")
-    held = store.Connections(path)
+    held = sqlite.Connections(path)
     add_match(db, "m1")
-    queued = [store.Write(events("m1", 1)), store.Write(events("m1", 2, 1)),  # 1 is taken: 2 is undone with it
-              store.Write(events("m1", 3))]
-    held.queued = list(queued)
-    held.commit_queued(queued[0])
+    queued = [sqlite_writer.Write(events("m1", 1)),
+              sqlite_writer.Write(events("m1", 2, 1)),  # 1 is taken: 2 is undone with it
+              sqlite_writer.Write(events("m1", 3))]
+    held.writer.queued = list(queued)
+    held.writer.commit_queued(queued[0])
 
     assert [write.done for write in queued] == [True, True, True]
     assert queued[0].error is None and queued[2].error is None
@@ -252,13 +254,13 @@ def test_writes_queued_together_commit_together_each_all_or_nothing(db, tmp_path
 def test_single_statements_queued_together_each_stand_or_fall_alone(db, tmp_path):
     """Writes of one statement each (an event) need no savepoint: the one refused by a key is refused alone."""
     path = str(tmp_path / "new" / "folder" / "referee.db")
-    held = store.Connections(path)
+    held = sqlite.Connections(path)
     add_match(db, "m1")
     add_match(db, "m2")
-    queued = [store.Write(events("m1", 1), single=True), store.Write(events("m1", 1), single=True),
-              store.Write(events("m2", 1), single=True), store.Write(events("m1", 2), single=True)]
-    held.queued = list(queued)
-    held.commit_queued(queued[0])
+    queued = [sqlite_writer.Write(events("m1", 1), single=True), sqlite_writer.Write(events("m1", 1), single=True),
+              sqlite_writer.Write(events("m2", 1), single=True), sqlite_writer.Write(events("m1", 2), single=True)]
+    held.writer.queued = list(queued)
+    held.writer.commit_queued(queued[0])
 
     assert [write.done for write in queued] == [True] * 4
     assert [type(write.error).__name__ for write in queued] == ["NoneType", "IntegrityError", "NoneType", "NoneType"]
@@ -271,16 +273,16 @@ def test_a_commit_that_fails_fails_every_write_in_it(db, tmp_path):
     """The transaction cannot commit (the other writer keeps the lock past the busy timeout): every write
     queued in it gets the error and none is recorded."""
     path = str(tmp_path / "new" / "folder" / "referee.db")
-    held = store.Connections(path)
+    held = sqlite.Connections(path)
     add_match(db, "m1")
-    queued = [store.Write(events("m1", seq)) for seq in (1, 2)]
+    queued = [sqlite_writer.Write(events("m1", seq)) for seq in (1, 2)]
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        writer = held.writing_connection()
+        writer = held.writer.writing_connection()
         writer.execute("PRAGMA busy_timeout = 10")
-        held.queued = list(queued)
-        held.commit_queued(queued[0])
+        held.writer.queued = list(queued)
+        held.writer.commit_queued(queued[0])
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -316,7 +318,7 @@ def test_postgresql_migrates_once_for_processes_starting_together(postgres_clust
 
 
 def open_postgres_after(dsn: str, barrier) -> None:
-    from api.postgres import PostgresStore
+    from api.store.postgres import PostgresStore
 
     barrier.wait()
     held = PostgresStore(dsn)
@@ -328,9 +330,9 @@ def open_postgres_after(dsn: str, barrier) -> None:
 
 def test_both_stores_have_the_same_migrations_in_the_same_order():
     """A schema change is made on both stores: the PostgreSQL store's steps are named as the SQLite file's."""
-    from api import postgres
+    from api.store import postgres
 
-    assert [step.__name__ for step in postgres.MIGRATIONS] == [step.name for step in store.migrations._migrations]
+    assert [step.__name__ for step in postgres.MIGRATIONS] == [step.name for step in sqlite.migrations._migrations]
 
 
 @pytest.mark.parametrize("payload", [

@@ -50,9 +50,10 @@ from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import (
+from .base import (
     LAST_SEQ,
     RESTORED,
+    STORE,
     Busy,
     IdempotencyKeyTaken,
     OutcomeUnknown,
@@ -134,7 +135,7 @@ def remember_idempotent_evenings(cursor: psycopg.Cursor) -> None:
                    "WHERE idempotency_key_hash IS NOT NULL")
 
 
-# The same steps, by the same names, as the SQLite file's (`api.store.migrations`); new ones go at the end.
+# The same steps, by the same names, as the SQLite file's (`api.store.sqlite.migrations`); new ones go at the end.
 MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
     remember_idempotent_evenings,
@@ -228,6 +229,13 @@ def creation_key(constraint: str, idempotency_key_hash: str | None) -> Iterator[
 
 # --- the store -----------------------------------------------------------------------------------
 
+def install(app: Flask) -> None:
+    """The app's store: the PostgreSQL database its `DATABASE` names, its pool opened and migrated (`open`)."""
+    held = PostgresStore(app.config["DATABASE"], timeout=app.config.get("STORE_WAIT_SECONDS", POOL_TIMEOUT))
+    app.extensions[STORE] = held
+    held.open(app)
+
+
 class PostgresStore(Store):
     """The matches in one PostgreSQL database, shared by every app server that names it."""
 
@@ -249,7 +257,7 @@ class PostgresStore(Store):
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
         self.generation: str | None = None  # the data's generation in `settings`, as this process last saw it
-        self.restored: list[Callable[[], None]] = []  # what forgets what the process holds (`store.on_restore`)
+        self.restored: list[Callable[[], None]] = []  # what forgets what the process holds (`api.store.on_restore`)
         PostgresStore.opened.add(self)
 
     def open(self, app: Flask) -> None:
@@ -320,7 +328,7 @@ class PostgresStore(Store):
         """Whether `conn` works, in one round trip that also reads the data's `generation` (raises `psycopg.Error`
         when it does not work). A restore (`kibic restore`: `pg_restore`), a deletion or a name forgotten write a
         new one (`api.admin`): this process then forgets what it held of the data before (its folded matches, their
-        keys' hashes) before the request reads anything, as on SQLite (`store.notice_restore`)."""
+        keys' hashes) before the request reads anything, as on SQLite (`api.store.sqlite.notice_restore`)."""
         if not self.migrated:
             ConnectionPool.check_connection(conn)
             return
@@ -459,6 +467,13 @@ class PostgresStore(Store):
                 row = conn.execute("SELECT value FROM settings WHERE name = 'server_secret'").fetchone()
             self.secret = bytes.fromhex(row[0])
         return self.secret
+
+    @postgres_faults
+    def secret_rows(self) -> list[tuple[str, str]]:
+        with self.connection() as conn:
+            rows = conn.execute("SELECT name, value FROM settings WHERE name = 'server_secret' "
+                                "OR name LIKE 'server_secret:%'").fetchall()
+        return [tuple(row) for row in rows]
 
     @postgres_faults
     def create_match(self, match_id: str, header: dict, key_hash: str, idempotency_key_hash: str | None = None,
