@@ -13,9 +13,10 @@ and with certainty, so a member with one lucky win does not top the table.
 Deterministic: the matches are rated one after another in `referee.club.ORDER` (day, then `at`, then id), each
 player a team of one, ranked by their place. Each update starts from the ratings the earlier matches left, so a
 correction or the deletion of an earlier match changes every rating after it: the ratings are recomputed from
-the summaries (`ratings`). That costs one `rate` call per match, about 40 µs here: some 0.1 s for a club's 2,000
-matches (`python -m bench.club`), so the store recomputes them when a finished match changes and keeps them,
-rather than on each read; `Ratings.add` extends them by one match in the common case, a match that comes last.
+the summaries (`ratings`). That costs one `rate` call per match, 0.1 to 0.3 ms on this two-core box: a quarter to
+half a second for a club's 2,000 matches (`python -m bench.club`), too slow for every read. So the store recomputes
+them when a finished match changes (or is deleted) and keeps them beside the summaries; `Ratings.add` extends them by
+one match in the common case, a match that comes last in `ORDER`.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date as Date
 from decimal import Decimal
@@ -122,16 +121,17 @@ class Figures:
 
     def __init__(self) -> None:
         self.matches = self.wins = self.place_sum = 0
-        self.places: Counter[int] = Counter()
-        self.sums: Counter[str] = Counter()
+        self.places: dict[int, int] = {}
+        self.sums: dict[str, int] = {}
 
     def add(self, player: Mapping) -> None:
-        place = player["place"]
+        place, places, sums = player["place"], self.places, self.sums
         self.matches += 1
         self.wins += place == 1
-        self.places[place] += 1
+        places[place] = places.get(place, 0) + 1
         self.place_sum += place
-        self.sums.update(player["figures"])
+        for name, value in player["figures"].items():
+            sums[name] = sums.get(name, 0) + value
 
     def shown(self) -> dict:
         sums = self.sums
