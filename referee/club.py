@@ -274,7 +274,7 @@ def evening_summary(evening: str, date: str, at: str, matches: Iterable[Mapping]
 
 
 def ledger(evenings: Iterable[Mapping], payments: Iterable[Mapping] = ()) -> dict:
-    """The club's money: each finished evening's transfers and each payment marked, in time (`at`; an evening
+    """The club's money: each finished evening's nets and transfers and each payment marked, in time (`at`; an evening
     before a payment at the same time), kept as the `history`; each member's `balances` after all of them (what
     they are owed, or owe when negative); and the fewest `transfers` that settle what is still owed, unpaid debts
     of earlier evenings netted with the later ones (`referee.settlement.fewest_transfers`: the fewest for up to
@@ -288,7 +288,7 @@ def ledger(evenings: Iterable[Mapping], payments: Iterable[Mapping] = ()) -> dic
     history, still_open = [], []
     for evening in sorted(evenings, key=lambda e: (e["at"], e["evening"])):
         entry = {"type": "evening", "evening": evening["evening"], "date": evening["date"], "at": evening["at"],
-                 "transfers": list(evening["transfers"])}
+                 "nets": dict(evening["nets"]), "transfers": list(evening["transfers"])}
         if not evening["final"]:
             still_open.append(entry)
             continue

@@ -249,6 +249,7 @@ def test_unpaid_debts_carry_over_and_net_with_the_next_evening(club):
     assert [(entry["type"], entry.get("evening") or entry["id"]) for entry in books["history"]] == [
         ("evening", "e1"), ("paid", "p1"), ("evening", "e2")]
     assert books["history"][2]["transfers"] == [{"from": "ann", "to": "cid", "amount": "2.00"}]
+    assert books["history"][2]["nets"] == {"ann": "-2.00", "bob": "0.00", "cid": "2.00"}
     # the evening being played owes nothing yet: it is shown as it stands
     assert [(entry["evening"], entry["transfers"]) for entry in books["open"]] == [
         ("e3", [{"from": "cid", "to": "ann", "amount": "2.00"}, {"from": "cid", "to": "dan", "amount": "2.00"}])]
