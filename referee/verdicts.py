@@ -107,6 +107,12 @@ CODES: dict[str, Code] = {
     "bad_stake": invalid("The stake is a decimal amount."),
     "bad_currency": invalid("The currency is a short text."),
     "bad_evening_name": invalid("An evening's name is 1 to 80 characters of one line."),
+    # a club (referee/club.py)
+    "bad_date": invalid("A day is written as YYYY-MM-DD, and a range ends no earlier than it starts."),
+    "bad_club_rule": invalid("A club's table ranks by points per place, net money or rating."),
+    "bad_payment": invalid("A payment names who paid, who was paid and who marks it, and an amount."),
+    "not_owed": refused("The club's ledger holds no such debt, or a smaller one."),
+    "not_payer_or_payee": refused("Only the member who paid or the member paid marks a payment."),
 }
 """Every verdict code the engine gives, with its HTTP status, whether it is forceable, and a sentence: the one
 list the API, the contract and the page's words follow."""

@@ -126,5 +126,10 @@ class Agurk(ClimbingGame):
         }
         eliminate(state, out)  # everyone still in out at once: they share the places left
 
+    tallies = ("deals", "lives_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        return {"deals": state.deals_in[seat], "lives_lost": state.options["lives"] - state.lives[seat]}
+
 
 GAME = Agurk()

@@ -284,7 +284,7 @@ class Duren(Game):
         winner = deal.result["winner"]
         if winner is not None:
             state.scores[winner] += 1
-        state.record_history(deal.number, deal.dealer, winner=winner)
+        state.record_history(deal.number, deal.dealer, state.seats, winner=winner)
 
     # --- views ---------------------------------------------------------------------------------
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
@@ -321,6 +321,13 @@ class Duren(Game):
     def deal_view(self, state: Table) -> dict | None:
         deal = state.deal
         return None if deal is None else deal.view()
+
+    tallies = ("deals", "deals_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """The deals played to the end and those the player lost (left holding cards); a draw is not lost."""
+        lost = sum(1 for deal in state.history if deal["winner"] is not None and deal["winner"] != seat)
+        return {"deals": state.deals_in[seat], "deals_lost": lost}
 
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal

@@ -168,6 +168,12 @@ class Ogorek(ClimbingGame):
         """Everyone still in out in the same deal: they share the places left, or take them by their totals."""
         return None if state.options["all_out"] == "share" else lambda seat: state.scores[seat]
 
+    tallies = ("deals", "minus_points")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """Minus points, penalties included, over the deals played to the end."""
+        return {"deals": state.deals_in[seat], "minus_points": state.scores[seat]}
+
     def player_view(self, state: Table, seat: int) -> dict:
         return {"minus_points": state.scores[seat]}
 

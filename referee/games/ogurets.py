@@ -202,6 +202,11 @@ class Ogurets(ClimbingGame):
                                 "points": state.scores[seat]}
         return {**super().deal_details(state, deal), "taken": taken}
 
+    tallies = ("deals", "lives_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        return {"deals": state.deals_in[seat], "lives_lost": state.options["lives"] - state.lives[seat]}
+
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal
         return {"points": state.scores[seat], "tricks_taken": len(deal.won.get(seat, ())) if deal is not None else 0}
