@@ -96,3 +96,11 @@ def history_text(match: Match) -> Encoded:
         if text is None:
             text = _texts[match] = HistoryText()
         return Encoded(text.of(match.state.history))
+
+
+def inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @, a tab or a
+    carriage return gets a ' (a name is never a number: "-2+3" and "-1+cmd|..." are formulas too)."""
+    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell

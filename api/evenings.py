@@ -4,7 +4,8 @@
 Idempotency-Key, a retry gets the same evening and key, as for a match: `api.matches`). A
 match created with `"evening": id` and that key (`Authorization: Bearer`) belongs to the evening and takes
 its currency; the evening's key then writes to it as the match's own key does. `GET /api/evenings/{id}`
-needs no key: it shows no card, and each match is read as a reader without the key sees it.
+needs no key: it shows no card, and each match is read as a reader without the key sees it. An evening created
+with `"club": id` and the club's key belongs to the club (`api.clubs`); nothing of the club shows here.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import bodies, creations, keys, limits, loop, matches, qr, store
+from . import bodies, clubs, creations, keys, limits, loop, matches, qr, store
+from .encoding import inert
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -54,6 +56,7 @@ class NewEveningSchema(Schema):
 
     name = fields.String(required=True, validate=validate.Length(max=200))
     currency = fields.String(required=True, validate=validate.Length(max=200))
+    club = fields.String(validate=validate.Length(max=200))
 
 
 NEW_EVENING = NewEveningSchema()
@@ -72,11 +75,12 @@ def create_evening():
     currency = check_currency(fields["currency"])
     if currency is None:
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
+    club_id = clubs.evening_club(fields.get("club"), currency)
     limits.creation()
     held = store.current()
 
     def stores(evening_id: str, key_hash: str, idempotency_key_hash: str | None, digest: str | None) -> None:
-        held.create_evening(evening_id, name, currency, key_hash, idempotency_key_hash, digest)
+        held.create_evening(evening_id, name, currency, key_hash, idempotency_key_hash, digest, club_id)
 
     evening_id, key, _ = creations.create(creations.EVENING, idempotency_key, body, stores, held.idempotent_evening)
     location = url_for("evenings.get_evening", evening_id=evening_id)
@@ -117,14 +121,6 @@ def get_match_figures(match_id: str):
     response = make_response(summary["matches"][0])
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def inert(cell: str) -> str:
-    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @, a tab or a
-    carriage return gets a ' (a name is never a number: "-2+3" and "-1+cmd|..." are formulas too)."""
-    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + cell
-    return cell
 
 
 # --- the evening as it stands ----------------------------------------------------------------------

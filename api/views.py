@@ -18,7 +18,7 @@ from flask import Blueprint, Response, make_response, request, url_for
 
 from referee import InvalidInput, Match, catalogue
 
-from . import bodies, evenings, keys, limits, matches, qr, schemas, store
+from . import bodies, clubs, evenings, keys, limits, matches, qr, schemas, store
 from .access import authorize, reader_has_key
 from .matches import state
 
@@ -124,7 +124,9 @@ def create_match():
     match = Match.create(**fields)
     evening = evenings.joining(evening_id, match)
     limits.creation()
-    return created(*matches.create(match, evening, idempotency_key, body, evenings.room(evening, match)))
+    answer = matches.create(match, evening, idempotency_key, body, evenings.room(evening, match))
+    clubs.seat(evening, match)
+    return created(*answer)
 
 
 def created(match_id: str, match: Match, key: str):

@@ -159,8 +159,10 @@ class Store(ABC):
 
     @abstractmethod
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
-                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
-        """Stores a new evening; raises `IdempotencyKeyTaken` when its Idempotency-Key already made one."""
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None,
+                       club_id: str | None = None) -> None:
+        """Stores a new evening (of the club `club_id`, when given); raises `IdempotencyKeyTaken` when its
+        Idempotency-Key already made one."""
 
     @abstractmethod
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
@@ -169,7 +171,8 @@ class Store(ABC):
 
     @abstractmethod
     def evening_row(self, evening_id: str) -> dict | None:
-        """The evening's `id`, `name`, `currency`, `created` and `key_hash`; None when there is no such evening."""
+        """The evening's `id`, `name`, `currency`, `created`, `key_hash` and `club_id` (None for an evening of its
+        own); None when there is no such evening."""
 
     @abstractmethod
     def evening_match_ids(self, evening_id: str) -> list[str]:
@@ -182,6 +185,71 @@ class Store(ABC):
     @abstractmethod
     def evening_key_hash(self, match_id: str) -> str | None:
         """The key hash of the evening the match belongs to; None for a match of its own."""
+
+    # --- clubs (`api.clubs`) ---
+
+    @abstractmethod
+    def create_club(self, club_id: str, name: str, currency: str, key_hash: str, read_key_hash: str,
+                    idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        """Stores a new club (its rule the default one); raises `IdempotencyKeyTaken` when its Idempotency-Key
+        already made one."""
+
+    @abstractmethod
+    def idempotent_club(self, idempotency_key_hash: str) -> dict | None:
+        """The club created earlier with this Idempotency-Key (by its hash): as `club_row`, with `request_hash`."""
+
+    @abstractmethod
+    def club_row(self, club_id: str) -> dict | None:
+        """The club's `id`, `name`, `currency`, `created`, `key_hash`, `read_key_hash` and `rule` (JSON text, or
+        None for the default); None when there is no such club."""
+
+    @abstractmethod
+    def set_club_rule(self, club_id: str, rule: str) -> None:
+        """Sets the club's rule for its table (JSON text)."""
+
+    @abstractmethod
+    def club_matches(self, club_id: str) -> list[dict]:
+        """The matches of the club's evenings: `match_id`, `evening_id`, `evening_created` (the evening's day is
+        its first ten characters), `joined` (when the match joined it), in the order they joined."""
+
+    @abstractmethod
+    def club_evenings(self, club_id: str) -> list[dict]:
+        """The club's evenings: `id`, `name`, `created`, oldest first."""
+
+    @abstractmethod
+    def club_members(self, club_id: str) -> list[dict]:
+        """The club's members: `id`, `name`, `created`, `merged_into` (None unless merged into another), oldest
+        first."""
+
+    @abstractmethod
+    def club_names(self, club_id: str) -> list[dict]:
+        """Every name that seats a member of the club: `name` (as `referee.match.same_name` compares names),
+        `shown` (as first written) and `member_id`, in the order they were first seated."""
+
+    @abstractmethod
+    def seat_members(self, club_id: str, seats: dict[str, tuple[str, str]]) -> None:
+        """Makes a member of each name (compared name -> (the name as written, a new member id)) that seats no
+        member of the club yet, with it as display name; a name known already is left as it is."""
+
+    @abstractmethod
+    def rename_member(self, club_id: str, member_id: str, name: str, shown: str) -> None:
+        """Gives the member the display name `shown` (compared as `name`), which from now on seats them too; raises
+        `Conflict` when the name seats another member of the club."""
+
+    @abstractmethod
+    def merge_members(self, club_id: str, into: str, other: str) -> None:
+        """Makes `other` one with `into`: its names seat `into` from now on, `other` is `merged_into` it."""
+
+    @abstractmethod
+    def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
+                    request_hash: str | None = None) -> None:
+        """Stores a payment marked (`id`, `at`, `from`, `to`, `amount`, `by`); raises `IdempotencyKeyTaken` when
+        the club holds a payment under this Idempotency-Key already."""
+
+    @abstractmethod
+    def club_payments(self, club_id: str) -> list[dict]:
+        """The club's payments, as `add_payment` stored them, with `request_hash` and `idempotency_key`, in the
+        order they were marked."""
 
     def unconfirmed(self, match_id: str) -> int | None:
         """The seq of an event of the last minutes written without an Idempotency-Key whose answer may have been

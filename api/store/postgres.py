@@ -55,6 +55,7 @@ from .base import (
     RESTORED,
     STORE,
     Busy,
+    Conflict,
     IdempotencyKeyTaken,
     OutcomeUnknown,
     P,
@@ -135,10 +136,31 @@ def remember_idempotent_evenings(cursor: psycopg.Cursor) -> None:
                    "WHERE idempotency_key_hash IS NOT NULL")
 
 
+def create_clubs(cursor: psycopg.Cursor) -> None:
+    cursor.execute("CREATE TABLE clubs (id text PRIMARY KEY, name text NOT NULL, currency text NOT NULL, "
+                   "created text NOT NULL, key_hash text NOT NULL, read_key_hash text NOT NULL, rule text, "
+                   "idempotency_key_hash text, request_hash text)")
+    cursor.execute("CREATE UNIQUE INDEX clubs_idempotency_key ON clubs (idempotency_key_hash) "
+                   "WHERE idempotency_key_hash IS NOT NULL")
+    cursor.execute("ALTER TABLE evenings ADD COLUMN club_id text")
+    cursor.execute("CREATE INDEX evenings_club ON evenings (club_id) WHERE club_id IS NOT NULL")
+    cursor.execute("CREATE TABLE club_members (club_id text NOT NULL, id text NOT NULL, name text NOT NULL, "
+                   "created text NOT NULL, merged_into text, PRIMARY KEY (club_id, id))")
+    cursor.execute("CREATE TABLE club_names (club_id text NOT NULL, name text NOT NULL, shown text NOT NULL, "
+                   "member_id text NOT NULL, seated bigint GENERATED ALWAYS AS IDENTITY, "
+                   "PRIMARY KEY (club_id, name))")
+    cursor.execute("CREATE TABLE club_payments (club_id text NOT NULL, id text NOT NULL, at text NOT NULL, "
+                   "payer text NOT NULL, payee text NOT NULL, amount text NOT NULL, by_member text NOT NULL, "
+                   "idempotency_key text, request_hash text, marked bigint GENERATED ALWAYS AS IDENTITY, "
+                   "PRIMARY KEY (club_id, id))")
+    cursor.execute("CREATE UNIQUE INDEX club_payments_idempotency_key ON club_payments (club_id, idempotency_key) "
+                   "WHERE idempotency_key IS NOT NULL")
+
+
 # The same steps, by the same names, as the SQLite file's (`api.store.sqlite.migrations`); new ones go at the end.
 MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
-    remember_idempotent_evenings,
+    remember_idempotent_evenings, create_clubs,
 ]
 
 
@@ -645,13 +667,14 @@ class PostgresStore(Store):
 
     @postgres_faults
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
-                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None,
+                       club_id: str | None = None) -> None:
         def work(conn: psycopg.Connection) -> str:  # in a transaction: its statement alone would be its COMMIT
             return conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
-                                "request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                                "request_hash, club_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
                                 "RETURNING pg_current_xact_id()::text",
                                 [evening_id, name, currency, now(), key_hash, idempotency_key_hash,
-                                 request_hash]).fetchone()[0]
+                                 request_hash, club_id]).fetchone()[0]
 
         def recorded(conn: psycopg.Connection, _xid: str) -> bool:  # the id is new: an evening by it is this one
             return conn.execute("SELECT 1 FROM evenings WHERE id = %s", [evening_id]).fetchone() is not None
@@ -662,15 +685,16 @@ class PostgresStore(Store):
     @postgres_faults
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
         with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
-            return cursor.execute("SELECT id, name, currency, created, key_hash, request_hash FROM evenings "
-                                  "WHERE idempotency_key_hash = %s", [idempotency_key_hash]).fetchone()
+            return cursor.execute("SELECT id, name, currency, created, key_hash, request_hash, club_id "
+                                  "FROM evenings WHERE idempotency_key_hash = %s", [idempotency_key_hash]).fetchone()
 
     @postgres_faults
     def evening_row(self, evening_id: str) -> dict | None:
         if not plain(evening_id):
             return None
         with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
-            return cursor.execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = %s",
+            return cursor.execute("SELECT id, name, currency, created, key_hash, club_id FROM evenings "
+                                  "WHERE id = %s",
                                   [evening_id]).fetchone()
 
     @postgres_faults
@@ -692,3 +716,146 @@ class PostgresStore(Store):
             row = conn.execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
                                "WHERE m.match_id = %s", [match_id]).fetchone()
         return None if row is None else row[0]
+
+    # --- clubs ---
+
+    def one(self, sql: str, params: list) -> dict | None:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute(sql, params).fetchone()
+
+    def rows(self, sql: str, params: list) -> list[dict]:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute(sql, params).fetchall()
+
+    def written(self, statements: Callable[[psycopg.Connection], None], recorded: Callable[[psycopg.Connection], bool],
+                what: str) -> None:
+        """A club's write in one transaction, committed as the others are (`commit`)."""
+        def work(conn: psycopg.Connection) -> str:
+            statements(conn)
+            return conn.execute("SELECT pg_current_xact_id()::text").fetchone()[0]
+
+        self.commit(work, lambda conn, _xid: recorded(conn), OutcomeUnknown(what))
+
+    @postgres_faults
+    def create_club(self, club_id: str, name: str, currency: str, key_hash: str, read_key_hash: str,
+                    idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        def insert(conn: psycopg.Connection) -> None:
+            conn.execute("INSERT INTO clubs (id, name, currency, created, key_hash, read_key_hash, "
+                         "idempotency_key_hash, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                         [club_id, name, currency, now(), key_hash, read_key_hash, idempotency_key_hash,
+                          request_hash])
+
+        def recorded(conn: psycopg.Connection) -> bool:
+            return conn.execute("SELECT 1 FROM clubs WHERE id = %s", [club_id]).fetchone() is not None
+
+        with creation_key("clubs_idempotency_key", idempotency_key_hash):
+            self.written(insert, recorded, "club")
+
+    @postgres_faults
+    def idempotent_club(self, idempotency_key_hash: str) -> dict | None:
+        return self.one("SELECT id, name, currency, created, key_hash, read_key_hash, rule, request_hash FROM clubs "
+                        "WHERE idempotency_key_hash = %s", [idempotency_key_hash])
+
+    @postgres_faults
+    def club_row(self, club_id: str) -> dict | None:
+        if not plain(club_id):
+            return None
+        return self.one("SELECT id, name, currency, created, key_hash, read_key_hash, rule FROM clubs WHERE id = %s",
+                        [club_id])
+
+    @postgres_faults
+    def set_club_rule(self, club_id: str, rule: str) -> None:
+        self.written(lambda conn: conn.execute("UPDATE clubs SET rule = %s WHERE id = %s", [rule, club_id]),
+                     lambda conn: conn.execute("SELECT 1 FROM clubs WHERE id = %s AND rule = %s",
+                                               [club_id, rule]).fetchone() is not None, "club")
+
+    @postgres_faults
+    def club_matches(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT m.match_id, m.evening_id, e.created AS evening_created, m.created AS joined "
+                         "FROM evenings AS e JOIN evening_matches AS m ON m.evening_id = e.id "
+                         "WHERE e.club_id = %s ORDER BY m.joined", [club_id])
+
+    @postgres_faults
+    def club_evenings(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT id, name, created FROM evenings WHERE club_id = %s ORDER BY created, id", [club_id])
+
+    @postgres_faults
+    def club_members(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT id, name, created, merged_into FROM club_members WHERE club_id = %s "
+                         "ORDER BY created, id", [club_id])
+
+    @postgres_faults
+    def club_names(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT name, shown, member_id FROM club_names WHERE club_id = %s ORDER BY seated",
+                         [club_id])
+
+    @postgres_faults
+    def seat_members(self, club_id: str, seats: dict[str, tuple[str, str]]) -> None:
+        created = now()
+
+        def insert(conn: psycopg.Connection) -> None:
+            for name, (shown, member_id) in seats.items():
+                made = conn.execute("INSERT INTO club_names (club_id, name, shown, member_id) VALUES (%s, %s, %s, %s) "
+                                    "ON CONFLICT DO NOTHING", [club_id, name, shown, member_id]).rowcount
+                if made:
+                    conn.execute("INSERT INTO club_members (club_id, id, name, created) VALUES (%s, %s, %s, %s)",
+                                 [club_id, member_id, shown, created])
+
+        def recorded(conn: psycopg.Connection) -> bool:
+            found = conn.execute("SELECT count(*) FROM club_names WHERE club_id = %s AND name = ANY(%s)",
+                                 [club_id, list(seats)]).fetchone()[0]
+            return found == len(seats)
+
+        self.written(insert, recorded, "member")
+
+    @postgres_faults
+    def rename_member(self, club_id: str, member_id: str, name: str, shown: str) -> None:
+        def rename(conn: psycopg.Connection) -> None:
+            conn.execute("SELECT 1 FROM clubs WHERE id = %s FOR UPDATE", [club_id])
+            held = conn.execute("SELECT member_id FROM club_names WHERE club_id = %s AND name = %s",
+                                [club_id, name]).fetchone()
+            if held is not None and held[0] != member_id:
+                raise Conflict(name)
+            conn.execute("INSERT INTO club_names (club_id, name, shown, member_id) VALUES (%s, %s, %s, %s) "
+                         "ON CONFLICT DO NOTHING", [club_id, name, shown, member_id])
+            conn.execute("UPDATE club_members SET name = %s WHERE club_id = %s AND id = %s",
+                         [shown, club_id, member_id])
+
+        self.written(rename, lambda conn: conn.execute(
+            "SELECT 1 FROM club_members WHERE club_id = %s AND id = %s AND name = %s",
+            [club_id, member_id, shown]).fetchone() is not None, "member")
+
+    @postgres_faults
+    def merge_members(self, club_id: str, into: str, other: str) -> None:
+        def merge(conn: psycopg.Connection) -> None:
+            conn.execute("SELECT 1 FROM clubs WHERE id = %s FOR UPDATE", [club_id])
+            conn.execute("UPDATE club_names SET member_id = %s WHERE club_id = %s AND member_id = %s",
+                         [into, club_id, other])
+            conn.execute("UPDATE club_members SET merged_into = %s WHERE club_id = %s "
+                         "AND (id = %s OR merged_into = %s)", [into, club_id, other, other])
+
+        self.written(merge, lambda conn: conn.execute(
+            "SELECT 1 FROM club_members WHERE club_id = %s AND id = %s AND merged_into = %s",
+            [club_id, other, into]).fetchone() is not None, "member")
+
+    @postgres_faults
+    def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
+                    request_hash: str | None = None) -> None:
+        def insert(conn: psycopg.Connection) -> None:
+            conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
+                         "idempotency_key, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                         [club_id, payment["id"], payment["at"], payment["from"], payment["to"], payment["amount"],
+                          payment["by"], idempotency_key, request_hash])
+
+        def recorded(conn: psycopg.Connection) -> bool:
+            return conn.execute("SELECT 1 FROM club_payments WHERE club_id = %s AND id = %s",
+                                [club_id, payment["id"]]).fetchone() is not None
+
+        with creation_key("club_payments_idempotency_key", idempotency_key):
+            self.written(insert, recorded, "payment")
+
+    @postgres_faults
+    def club_payments(self, club_id: str) -> list[dict]:
+        return self.rows('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
+                         "idempotency_key, request_hash FROM club_payments WHERE club_id = %s ORDER BY marked",
+                         [club_id])

@@ -41,6 +41,7 @@ from .base import (
     RESTORED,
     STORE,
     Busy,
+    Conflict,
     IdempotencyKeyTaken,
     P,
     R,
@@ -124,6 +125,29 @@ def remember_idempotent_evenings(db: Database) -> None:
     db["evenings"].add_column("request_hash", str)
     db.execute("CREATE UNIQUE INDEX evenings_idempotency_key ON evenings (idempotency_key_hash) "
                "WHERE idempotency_key_hash IS NOT NULL")
+
+
+@migrations()
+def create_clubs(db: Database) -> None:
+    """Clubs across evenings (`api.clubs`): a club (its key's and its read link's hashes, its table's rule), its
+    evenings, its members and the names that seat them, and the payments marked in its ledger."""
+    db["clubs"].create({"id": str, "name": str, "currency": str, "created": str, "key_hash": str,
+                        "read_key_hash": str, "rule": str, "idempotency_key_hash": str, "request_hash": str},
+                       pk="id", not_null={"name", "currency", "created", "key_hash", "read_key_hash"})
+    db.execute("CREATE UNIQUE INDEX clubs_idempotency_key ON clubs (idempotency_key_hash) "
+               "WHERE idempotency_key_hash IS NOT NULL")
+    db["evenings"].add_column("club_id", str)
+    db.execute("CREATE INDEX evenings_club ON evenings (club_id) WHERE club_id IS NOT NULL")
+    db["club_members"].create({"club_id": str, "id": str, "name": str, "created": str, "merged_into": str},
+                              pk=("club_id", "id"), not_null={"club_id", "id", "name", "created"})
+    db["club_names"].create({"club_id": str, "name": str, "shown": str, "member_id": str}, pk=("club_id", "name"),
+                            not_null={"club_id", "name", "shown", "member_id"})
+    db["club_payments"].create({"club_id": str, "id": str, "at": str, "payer": str, "payee": str, "amount": str,
+                                "by_member": str, "idempotency_key": str, "request_hash": str},
+                               pk=("club_id", "id"), not_null={"club_id", "id", "at", "payer", "payee", "amount",
+                                                               "by_member"})
+    db.execute("CREATE UNIQUE INDEX club_payments_idempotency_key ON club_payments (club_id, idempotency_key) "
+               "WHERE idempotency_key IS NOT NULL")
 
 
 # --- the file, at start ---------------------------------------------------------------------------
@@ -571,24 +595,25 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def create_evening(self, evening_id: str, name: str, currency: str, key_hash: str,
-                       idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
-        row = [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash]
+                       idempotency_key_hash: str | None = None, request_hash: str | None = None,
+                       club_id: str | None = None) -> None:
+        row = [evening_id, name, currency, now(), key_hash, idempotency_key_hash, request_hash, club_id]
 
         def insert(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO evenings (id, name, currency, created, key_hash, idempotency_key_hash, "
-                         "request_hash) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                         "request_hash, club_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
 
         write_creation(insert, idempotency_key_hash)
 
     @sqlite_faults
     def idempotent_evening(self, idempotency_key_hash: str) -> dict | None:
-        rows = list(get_db().query("SELECT id, name, currency, created, key_hash, request_hash FROM evenings "
-                                   "WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
+        rows = list(get_db().query("SELECT id, name, currency, created, key_hash, request_hash, club_id "
+                                   "FROM evenings WHERE idempotency_key_hash = ?", [idempotency_key_hash]))
         return rows[0] if rows else None
 
     @sqlite_faults
     def evening_row(self, evening_id: str) -> dict | None:
-        cursor = get_db().execute("SELECT id, name, currency, created, key_hash FROM evenings WHERE id = ?",
+        cursor = get_db().execute("SELECT id, name, currency, created, key_hash, club_id FROM evenings WHERE id = ?",
                                   [evening_id])
         row = cursor.fetchone()
         return None if row is None else dict(zip([column[0] for column in cursor.description], row, strict=True))
@@ -609,3 +634,125 @@ class SQLiteStore(Store):
         row = get_db().execute("SELECT e.key_hash FROM evening_matches m JOIN evenings e ON e.id = m.evening_id "
                                "WHERE m.match_id = ?", [match_id]).fetchone()
         return None if row is None else row[0]
+
+    # --- clubs ---
+
+    def one(self, sql: str, params: list) -> dict | None:
+        cursor = get_db().execute(sql, params)
+        row = cursor.fetchone()
+        return None if row is None else dict(zip([column[0] for column in cursor.description], row, strict=True))
+
+    def rows(self, sql: str, params: list) -> list[dict]:
+        return list(get_db().query(sql, params))
+
+    @sqlite_faults
+    def create_club(self, club_id: str, name: str, currency: str, key_hash: str, read_key_hash: str,
+                    idempotency_key_hash: str | None = None, request_hash: str | None = None) -> None:
+        row = [club_id, name, currency, now(), key_hash, read_key_hash, idempotency_key_hash, request_hash]
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO clubs (id, name, currency, created, key_hash, read_key_hash, "
+                         "idempotency_key_hash, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+        write_creation(insert, idempotency_key_hash)
+
+    @sqlite_faults
+    def idempotent_club(self, idempotency_key_hash: str) -> dict | None:
+        return self.one("SELECT id, name, currency, created, key_hash, read_key_hash, rule, request_hash FROM clubs "
+                        "WHERE idempotency_key_hash = ?", [idempotency_key_hash])
+
+    @sqlite_faults
+    def club_row(self, club_id: str) -> dict | None:
+        return self.one("SELECT id, name, currency, created, key_hash, read_key_hash, rule FROM clubs WHERE id = ?",
+                        [club_id])
+
+    @sqlite_faults
+    def set_club_rule(self, club_id: str, rule: str) -> None:
+        write(get_db(), lambda conn: conn.execute("UPDATE clubs SET rule = ? WHERE id = ?", [rule, club_id]),
+              single=True)
+
+    @sqlite_faults
+    def club_matches(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT m.match_id, m.evening_id, e.created AS evening_created, m.created AS joined "
+                         "FROM evenings AS e JOIN evening_matches AS m ON m.evening_id = e.id "
+                         "WHERE e.club_id = ? ORDER BY m.rowid", [club_id])
+
+    @sqlite_faults
+    def club_evenings(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT id, name, created FROM evenings WHERE club_id = ? ORDER BY created, id", [club_id])
+
+    @sqlite_faults
+    def club_members(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT id, name, created, merged_into FROM club_members WHERE club_id = ? "
+                         "ORDER BY created, id", [club_id])
+
+    @sqlite_faults
+    def club_names(self, club_id: str) -> list[dict]:
+        return self.rows("SELECT name, shown, member_id FROM club_names WHERE club_id = ? ORDER BY rowid", [club_id])
+
+    @sqlite_faults
+    def seat_members(self, club_id: str, seats: dict[str, tuple[str, str]]) -> None:
+        created = now()
+
+        def insert(conn: sqlite3.Connection) -> None:
+            for name, (shown, member_id) in seats.items():
+                made = conn.execute("INSERT OR IGNORE INTO club_names (club_id, name, shown, member_id) "
+                                    "VALUES (?, ?, ?, ?)", [club_id, name, shown, member_id]).rowcount
+                if made:
+                    conn.execute("INSERT INTO club_members (club_id, id, name, created) VALUES (?, ?, ?, ?)",
+                                 [club_id, member_id, shown, created])
+
+        write(get_db(), insert)
+
+    @sqlite_faults
+    def rename_member(self, club_id: str, member_id: str, name: str, shown: str) -> None:
+        def rename(conn: sqlite3.Connection) -> None:
+            held = conn.execute("SELECT member_id FROM club_names WHERE club_id = ? AND name = ?",
+                                [club_id, name]).fetchone()
+            if held is not None and held[0] != member_id:
+                raise NameHeld(name)
+            conn.execute("INSERT OR IGNORE INTO club_names (club_id, name, shown, member_id) VALUES (?, ?, ?, ?)",
+                         [club_id, name, shown, member_id])
+            conn.execute("UPDATE club_members SET name = ? WHERE club_id = ? AND id = ?", [shown, club_id, member_id])
+
+        try:
+            write(get_db(), rename)
+        except NameHeld as exc:
+            raise Conflict(str(exc)) from None
+
+    @sqlite_faults
+    def merge_members(self, club_id: str, into: str, other: str) -> None:
+        def merge(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE club_names SET member_id = ? WHERE club_id = ? AND member_id = ?",
+                         [into, club_id, other])
+            conn.execute("UPDATE club_members SET merged_into = ? WHERE club_id = ? AND (id = ? OR merged_into = ?)",
+                         [into, club_id, other, other])
+
+        write(get_db(), merge)
+
+    @sqlite_faults
+    def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
+                    request_hash: str | None = None) -> None:
+        row = [club_id, payment["id"], payment["at"], payment["from"], payment["to"], payment["amount"],
+               payment["by"], idempotency_key, request_hash]
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
+                         "idempotency_key, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+        try:
+            write(get_db(), insert, single=True)
+        except sqlite3.IntegrityError as exc:
+            if "idempotency_key" in str(exc):
+                raise IdempotencyKeyTaken(idempotency_key) from exc
+            raise
+
+    @sqlite_faults
+    def club_payments(self, club_id: str) -> list[dict]:
+        return self.rows('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
+                         "idempotency_key, request_hash FROM club_payments WHERE club_id = ? ORDER BY rowid",
+                         [club_id])
+
+
+class NameHeld(sqlite3.IntegrityError):
+    "A rename refused in the writer's transaction: another member holds the name"

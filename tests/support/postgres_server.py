@@ -114,6 +114,9 @@ class Cluster:
                 conn.execute("DELETE FROM evening_matches")
                 conn.execute("DELETE FROM events")
                 conn.execute("DELETE FROM evenings")
+                if conn.execute("SELECT to_regclass('clubs')").fetchone()[0] is not None:
+                    for table in ("club_payments", "club_names", "club_members", "clubs"):
+                        conn.execute(f"DELETE FROM {table}")
                 conn.execute("DELETE FROM matches")
         return self.shared
 
