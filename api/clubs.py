@@ -396,7 +396,7 @@ def export_json(club_id: str):
     match's summary and every payment."""
     row, _ = access(club_id, write=True)
     book = Book(row)
-    shown = {**club_header(row), **book.everything(None, None), "matches": book.summaries,
+    shown = {**club_header(row), "from": None, "to": None, **book.everything(None, None), "matches": book.summaries,
              "payments": book.payments}
     response = private(shown)
     response.headers["Content-Disposition"] = f'attachment; filename="kibic-club-{club_id[:40]}.json"'
