@@ -49,8 +49,9 @@ def test_migrating_again_changes_nothing(db, tmp_path):
     sqlite.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
     names = [row["name"] for row in db.query("SELECT name FROM _sqlite_migrations")]
     assert [row["name"] for row in before] == names
-    assert sorted(names) == ["create_evenings", "create_matches_and_events", "create_the_server_secret",
-                             "remember_idempotent_creations", "remember_idempotent_evenings"]
+    assert sorted(names) == ["create_clubs", "create_evenings", "create_matches_and_events",
+                             "create_the_server_secret", "remember_idempotent_creations",
+                             "remember_idempotent_evenings"]
     assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)  # one server secret, made once
 
 
@@ -182,7 +183,7 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             process.join(timeout=30)
         assert [process.exitcode for process in processes] == [0] * PROCESSES, f"start {start}"
         with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (5,)
+            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (6,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)
 
 
@@ -308,7 +309,7 @@ def test_postgresql_migrates_once_for_processes_starting_together(postgres_clust
     assert [process.exitcode for process in processes] == [0] * PROCESSES
     with psycopg.connect(dsn) as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM kibic_migrations ORDER BY name")]
-        assert names == ["create_evenings", "create_matches_and_events", "create_the_server_secret",
+        assert names == ["create_clubs", "create_evenings", "create_matches_and_events", "create_the_server_secret",
                          "remember_idempotent_creations", "remember_idempotent_evenings"]
         assert conn.execute("SELECT count(*) FROM settings").fetchone() == (1,)
         primary_key = conn.execute("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
