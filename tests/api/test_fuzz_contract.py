@@ -63,6 +63,24 @@ def matches() -> list[dict]:
     return made
 
 
+@pytest.fixture(scope="module")
+def club() -> dict:
+    """A club with an evening of one finished match, and its members, that the club's requests aim at."""
+    client = app.test_client()
+    made = client.post("/api/clubs", json={"name": "Fuzz club", "currency": "PLN"}).get_json()
+    key = {"Authorization": f"Bearer {made['key']}"}
+    evening = client.post("/api/evenings", json={"name": "Fuzz", "currency": "PLN", "club": made["id"]},
+                          headers=key).get_json()
+    match = client.post("/api/matches", json={"game": "ogorek", "players": ["Ala", "Ola", "Ela"], "stake": "1",
+                                              "evening": evening["id"]},
+                        headers={"Authorization": f"Bearer {evening['key']}"}).get_json()
+    for seat in (2, 1):
+        client.post(f"/api/matches/{match['id']}/events", json={"type": "penalty", "seat": seat, "points": 22},
+                    headers={"Authorization": f"Bearer {match['key']}"})
+    members = [member["id"] for member in client.get(f"/api/clubs/{made['id']}", headers=key).get_json()["members"]]
+    return {**made, "members": members}
+
+
 @pytest.fixture(scope="module", autouse=True)
 def report():
     yield
@@ -71,9 +89,10 @@ def report():
           f"{EXAMPLES} examples per operation and phase): no 5xx, every answer as openapi.yaml says")
 
 
-def aim(case, matches: list[dict]) -> None:
-    """Points four requests in five with a match id at a real match, with its key if the request sends one;
-    the rest stay unknown. A valid Idempotency-Key is made fresh, so that requests are not all refused as
+def aim(case, matches: list[dict], club: dict) -> None:
+    """Points four requests in five with a match id at a real match, with its key if the request sends one (a
+    club's request at the club, its key or read key, and a member's at one of its members); the rest stay
+    unknown. A valid Idempotency-Key is made fresh, so that requests are not all refused as
     retries of another; an invalid one stays as generated."""
     match_id = (case.path_parameters or {}).get("id")
     if match_id is not None and (choice := zlib.crc32(str(match_id).encode())) % 5:
@@ -81,8 +100,15 @@ def aim(case, matches: list[dict]) -> None:
         case.path_parameters["id"] = match["id"]
         if "Authorization" in (case.headers or {}):
             case.headers["Authorization"] = f"Bearer {match['key']}"
+    club_id = (case.path_parameters or {}).get("club_id")
+    if club_id is not None and (choice := zlib.crc32(str(club_id).encode())) % 5:
+        case.path_parameters["club_id"] = club["id"]
+        if "member_id" in case.path_parameters:
+            case.path_parameters["member_id"] = club["members"][choice % len(club["members"])]
+        if "Authorization" in (case.headers or {}):
+            case.headers["Authorization"] = f"Bearer {club['read_key' if choice % 3 == 0 else 'key']}"
     key = (case.headers or {}).get("Idempotency-Key")
-    shortest = 22 if match_id is None else 1
+    shortest = 22 if match_id is None and club_id is None else 1
     if isinstance(key, str) and re.fullmatch(rf"[!-~]{{{shortest},200}}", key):
         case.headers["Idempotency-Key"] = hashlib.sha256(f"{key} {next(FRESH)}".encode()).hexdigest()
 
@@ -91,8 +117,8 @@ def aim(case, matches: list[dict]) -> None:
 @settings(max_examples=EXAMPLES, deadline=timedelta(seconds=2), database=None,
           suppress_health_check=list(HealthCheck))
 @seed(SEED)
-def test_the_app_keeps_its_contract(matches, case):
-    aim(case, matches)
+def test_the_app_keeps_its_contract(matches, club, case):
+    aim(case, matches, club)
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
     REQUESTS[case.operation.label] = REQUESTS.get(case.operation.label, 0) + 1
 
