@@ -161,6 +161,30 @@ class Connection:
     def set_players(self, match_id: str, players: str) -> None:
         self.conn.execute("UPDATE matches SET players = ? WHERE id = ?", [players, match_id])
 
+    def club_names(self) -> list[tuple[str, str]]:
+        return self.conn.execute("SELECT id, name FROM clubs").fetchall()
+
+    def set_club_name(self, club_id: str, name: str) -> None:
+        self.conn.execute("UPDATE clubs SET name = ? WHERE id = ?", [name, club_id])
+
+    def member_names(self) -> list[tuple[str, str, str]]:
+        return self.conn.execute("SELECT club_id, id, name FROM club_members").fetchall()
+
+    def set_member_name(self, club_id: str, member_id: str, name: str) -> None:
+        self.conn.execute("UPDATE club_members SET name = ? WHERE club_id = ? AND id = ?",
+                          [name, club_id, member_id])
+
+    def seat_names(self) -> list[tuple[str, str, str, str]]:
+        return self.conn.execute("SELECT club_id, name, shown, member_id FROM club_names").fetchall()
+
+    def set_seat_name(self, club_id: str, name: str, new: str | None, shown: str) -> None:
+        """The name that seats a member renamed (`new`), or dropped (None) when the new name seats one already."""
+        if new is None:
+            self.conn.execute("DELETE FROM club_names WHERE club_id = ? AND name = ?", [club_id, name])
+        else:
+            self.conn.execute("UPDATE club_names SET name = ?, shown = ? WHERE club_id = ? "
+                              "AND name = ?", [new, shown, club_id, name])
+
     def evening_names(self) -> list[tuple[str, str]]:
         return self.conn.execute("SELECT id, name FROM evenings").fetchall()
 
@@ -244,6 +268,30 @@ class PostgresConnection(Connection):
 
     def set_players(self, match_id: str, players: str) -> None:
         self.conn.execute("UPDATE matches SET players = %s WHERE id = %s", [players, match_id])
+
+    def club_names(self) -> list[tuple[str, str]]:
+        return self.conn.execute("SELECT id, name FROM clubs").fetchall()
+
+    def set_club_name(self, club_id: str, name: str) -> None:
+        self.conn.execute("UPDATE clubs SET name = %s WHERE id = %s", [name, club_id])
+
+    def member_names(self) -> list[tuple[str, str, str]]:
+        return self.conn.execute("SELECT club_id, id, name FROM club_members").fetchall()
+
+    def set_member_name(self, club_id: str, member_id: str, name: str) -> None:
+        self.conn.execute("UPDATE club_members SET name = %s WHERE club_id = %s AND id = %s",
+                          [name, club_id, member_id])
+
+    def seat_names(self) -> list[tuple[str, str, str, str]]:
+        return self.conn.execute("SELECT club_id, name, shown, member_id FROM club_names").fetchall()
+
+    def set_seat_name(self, club_id: str, name: str, new: str | None, shown: str) -> None:
+        """The name that seats a member renamed (`new`), or dropped (None) when the new name seats one already."""
+        if new is None:
+            self.conn.execute("DELETE FROM club_names WHERE club_id = %s AND name = %s", [club_id, name])
+        else:
+            self.conn.execute("UPDATE club_names SET name = %s, shown = %s WHERE club_id = %s "
+                              "AND name = %s", [new, shown, club_id, name])
 
     def evening_names(self) -> list[tuple[str, str]]:
         return self.conn.execute("SELECT id, name FROM evenings").fetchall()
@@ -623,13 +671,14 @@ def same_name(name: str) -> str:
 
 
 def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
-    """Replaces a person's name everywhere Kibic keeps it (the players of every match, the evenings' names, any
+    """Replaces a person's name everywhere Kibic keeps it (the players of every match, the evenings' names, the
+    clubs' names, members and the names that seat them (`forget_in_clubs`), any
     event that holds it), however it was written (case, spaces); on SQLite the old bytes are overwritten too
     (`secure_delete`, and the write-ahead log emptied). Counts what it changed."""
     wanted = same_name(name)
     if not wanted:
         raise AdminError("Name the person to forget.")
-    counts = {"matches": 0, "evenings": 0, "events": 0}
+    counts = {"matches": 0, "evenings": 0, "clubs": 0, "events": 0}
     with connected(database) as conn:
         conn.wipe_old_bytes()
         with conn.transaction():
@@ -643,6 +692,7 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
                 if changed != evening:
                     conn.set_evening_name(evening_id, changed)
                     counts["evenings"] += 1
+            counts["clubs"] = forget_in_clubs(conn, name, wanted, replacement)
             for match_id, seq, payload in conn.payloads():
                 event = json.loads(payload)
                 changed = replaced_values(event, wanted, replacement)
@@ -653,6 +703,34 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
         conn.drop_old_log()
     log.info("forgot a name (hash %s): %s", hashlib.sha256(wanted.encode()).hexdigest()[:8], counts)
     return counts
+
+
+def forget_in_clubs(conn: Connection, name: str, wanted: str, replacement: str) -> int:
+    """The name forgotten in the clubs: a club's name holding it, a member's display name, and the name that seats
+    them (now the replacement, as their matches' seats are: a member keeps their figures under it). Where the
+    replacement seats another member of the club already, the forgotten name is dropped, and its matches' seats
+    count for that member: a club that forgets two people keeps them apart by forgetting each under a replacement
+    of its own (`kibic forget NAME --as ...`). Counts the clubs changed."""
+    changed = set()
+    for club_id, club in conn.club_names():
+        new = replaced_in(club, name, replacement)
+        if new != club:
+            conn.set_club_name(club_id, new)
+            changed.add(club_id)
+    for club_id, member_id, shown in conn.member_names():
+        if same_name(shown) == wanted:
+            conn.set_member_name(club_id, member_id, replacement)
+            changed.add(club_id)
+    from referee.match import same_name as seat_name  # how a club compares the names that seat its members
+
+    seats, seated = conn.seat_names(), seat_name(name)
+    taken = {(club_id, seat) for club_id, seat, _, _ in seats}
+    for club_id, seat, _shown, _member in seats:
+        if seat == seated:
+            new = seat_name(replacement)
+            conn.set_seat_name(club_id, seat, None if (club_id, new) in taken else new, replacement)
+            changed.add(club_id)
+    return len(changed)
 
 
 def renamed(names: list, wanted: str, replacement: str) -> list:

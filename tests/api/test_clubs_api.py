@@ -21,10 +21,12 @@ import secrets
 from decimal import Decimal
 
 import pytest
+from conftest import stored
 from openskill.models import PlackettLuce
 
 import api.store.postgres
 import api.store.sqlite
+from api import admin
 
 pytestmark = pytest.mark.both_stores
 
@@ -325,3 +327,20 @@ def test_an_unknown_club_is_404_in_the_one_error_shape(client):
     assert response.status_code == 404 and response.get_json()["error"]["code"] == "club_not_found"
     bad = client.post("/api/clubs", json={"name": "", "currency": "PLN"})
     assert bad.status_code == 422 and bad.get_json()["error"]["code"] == "bad_club_name"
+
+
+def test_a_forgotten_name_is_gone_from_the_club_and_the_member_keeps_their_figures(app, client, season):
+    club = season["club"]
+    member = ids(read(client, club))
+    counts = admin.forget(app.config["DATABASE"], "ann")
+    assert counts["clubs"] == 1 and counts["matches"] == 3
+    shown = read(client, club)
+    assert ids(shown)[admin.FORGOTTEN] == member["Ann"]
+    assert shown["figures"][member["Ann"]]["ogorek"]["matches"] == 3
+    exported = client.get(f"/api/clubs/{club['id']}/export.json", headers=bearer(club["key"])).get_json()
+    names = [name for each in exported["members"] for name in (each["name"], *each["aliases"])]
+    assert sorted(names) == sorted([admin.FORGOTTEN, "Bob", "Cid", "Dan"])
+    sheet = client.get(f"/api/clubs/{club['id']}/export.csv", headers=bearer(club["key"])).get_data(as_text=True)
+    assert sorted(row["name"] for row in csv.DictReader(io.StringIO(sheet))) == sorted(names)
+    rows = stored(app, "SELECT name, shown FROM club_names") + stored(app, "SELECT name FROM club_members")
+    assert not [row for row in rows if any("ann" in value.casefold() for value in row)]

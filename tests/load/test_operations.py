@@ -137,7 +137,7 @@ def test_forget_leaves_the_name_nowhere(app, client):
 
     counts = admin.forget(database, f" {NAME.lower()} ")
 
-    assert counts == {"matches": 2, "evenings": 1, "events": 0}
+    assert counts == {"matches": 2, "evenings": 1, "clubs": 0, "events": 0}
     for match in (in_evening, alone):
         shown = json.dumps(client.get(f"/api/matches/{match['id']}").get_json())
         assert NAME.casefold() not in shown.casefold()
