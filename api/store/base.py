@@ -214,7 +214,7 @@ class Store(ABC):
 
     @abstractmethod
     def club_evenings(self, club_id: str) -> list[dict]:
-        """The club's evenings: `id`, `name`, `created`, oldest first."""
+        """The club's evenings: `id`, `name`, `created` and `key_hash`, oldest first."""
 
     @abstractmethod
     def club_members(self, club_id: str) -> list[dict]:

@@ -777,7 +777,8 @@ class PostgresStore(Store):
 
     @postgres_faults
     def club_evenings(self, club_id: str) -> list[dict]:
-        return self.rows("SELECT id, name, created FROM evenings WHERE club_id = %s ORDER BY created, id", [club_id])
+        return self.rows("SELECT id, name, created, key_hash FROM evenings WHERE club_id = %s "
+                         "ORDER BY created, id", [club_id])
 
     @postgres_faults
     def club_members(self, club_id: str) -> list[dict]:

@@ -679,7 +679,8 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def club_evenings(self, club_id: str) -> list[dict]:
-        return self.rows("SELECT id, name, created FROM evenings WHERE club_id = ? ORDER BY created, id", [club_id])
+        return self.rows("SELECT id, name, created, key_hash FROM evenings WHERE club_id = ? "
+                         "ORDER BY created, id", [club_id])
 
     @sqlite_faults
     def club_members(self, club_id: str) -> list[dict]:

@@ -40,6 +40,15 @@ def test_creations_past_the_limit_are_refused_and_create_nothing(limited):
     assert create(client, address="192.0.2.2").status_code == 201  # another phone is not held back
 
 
+def test_a_new_club_is_counted_as_an_evening_is(limited):
+    app = limited("2 per minute")
+    client = app.test_client()
+    answers = [create(client, what) for what in ("clubs", "evenings", "clubs")]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert answers[2].get_json()["error"]["code"] == "too_many_creations"
+    assert stored(app, "SELECT count(*) FROM clubs") == [(1,)]
+
+
 def test_an_ipv6_client_is_counted_by_its_64(limited):
     client = limited("2 per minute").test_client()
     assert create(client, address="2001:db8:1:2::1").status_code == 201
