@@ -344,3 +344,25 @@ def test_a_forgotten_name_is_gone_from_the_club_and_the_member_keeps_their_figur
     assert sorted(row["name"] for row in csv.DictReader(io.StringIO(sheet))) == sorted(names)
     rows = stored(app, "SELECT name, shown FROM club_names") + stored(app, "SELECT name FROM club_members")
     assert not [row for row in rows if any("ann" in value.casefold() for value in row)]
+
+
+def test_a_match_changed_is_summarized_again_and_only_it(client, season, monkeypatch):
+    club, (a, _, _) = season["club"], season["matches"]
+    before = read(client, club)
+    member = ids(before)
+    import api.clubs
+
+    made = []
+    real = api.clubs.summarize
+    monkeypatch.setattr(api.clubs, "summarize", lambda match, *args, **kwargs: made.append(kwargs["match_id"])
+                        or real(match, *args, **kwargs))
+    assert read(client, club) == before and made == []  # nothing changed: nothing refolded, the ratings kept
+    undone = client.post(f"/api/matches/{a['id']}/undo", headers=bearer(a["key"]))
+    assert undone.status_code == 201, undone.get_json()
+    after = read(client, club)
+    assert made == [a["id"]]  # only the match written to
+    # match A is no longer over: it counts nowhere, and every rating after it is rated again
+    assert after["figures"][member["Ann"]]["ogorek"]["matches"] == 2
+    assert after["figures"][member["Ann"]]["ogorek"]["wins"] == 0
+    assert after["ratings"][member["Cid"]]["ogorek"]["mu"] != before["ratings"][member["Cid"]]["ogorek"]["mu"]
+    assert [entry["evening"] for entry in after["ledger"]["open"]] == [season["evenings"][0]["id"]]
