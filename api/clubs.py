@@ -351,8 +351,14 @@ def post_payment(club_id: str):
         if not {wanted["from"], wanted["to"]} <= people:
             raise WrongKey("An evening's key marks paid only what its own people owe each other; use the club's key.")
     payment = {"id": secrets.token_urlsafe(9), "at": store.now(), **check_payment(book.ledger(), wanted)}
+
+    def owed(rows: list[dict]) -> None:
+        """Checked again in the writing transaction, with the payments marked meanwhile: still owed."""
+        book.payments = book.shown_payments(rows)
+        check_payment(book.ledger(), {**wanted, "amount": payment["amount"]})
+
     try:
-        held.add_payment(club_id, payment, idempotency_key, digest)
+        held.add_payment(club_id, payment, idempotency_key, digest, owed=owed)
     except store.IdempotencyKeyTaken:
         earlier = idempotent_payment(held, club_id, idempotency_key, digest)
         if earlier is None:
@@ -525,9 +531,12 @@ class Book:
         self.summaries = [{**summary, "players": [{**player, "member": names[same_name(player["member"])]}
                                                   for player in summary["players"]]}
                           for _, summary in seated]
-        self.payments = [{**shown_payment(payment), "from": self.live(payment["from"]),
-                          "to": self.live(payment["to"]), "by": self.live(payment["by"])}
-                         for payment in held.club_payments(self.club_id)]
+        self.payments = self.shown_payments(held.club_payments(self.club_id))
+
+    def shown_payments(self, rows: list[dict]) -> list[dict]:
+        """The payments as stored, each member as the one they are now (after merges)."""
+        return [{**shown_payment(payment), "from": self.live(payment["from"]), "to": self.live(payment["to"]),
+                 "by": self.live(payment["by"])} for payment in rows]
 
     def names(self, held: store.Store) -> dict[str, str]:
         """Compared name -> member; the members, their names shown and aliases, and who was merged into whom."""

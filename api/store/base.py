@@ -242,9 +242,11 @@ class Store(ABC):
 
     @abstractmethod
     def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
-                    request_hash: str | None = None) -> None:
+                    request_hash: str | None = None, owed: Callable[[list[dict]], None] | None = None) -> None:
         """Stores a payment marked (`id`, `at`, `from`, `to`, `amount`, `by`); raises `IdempotencyKeyTaken` when
-        the club holds a payment under this Idempotency-Key already."""
+        the club holds a payment under this Idempotency-Key already. `owed`, called in the writing transaction
+        with the club's payments as they stand then (as `club_payments` gives them), raises when the payment is
+        no longer owed: two marks at once never pay more than was owed."""
 
     @abstractmethod
     def club_payments(self, club_id: str) -> list[dict]:

@@ -841,8 +841,13 @@ class PostgresStore(Store):
 
     @postgres_faults
     def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
-                    request_hash: str | None = None) -> None:
+                    request_hash: str | None = None, owed: Callable[[list[dict]], None] | None = None) -> None:
         def insert(conn: psycopg.Connection) -> None:
+            if owed is not None:  # the club's row locked until this commits: marks of its ledger take turns
+                conn.execute("SELECT 1 FROM clubs WHERE id = %s FOR UPDATE", [club_id])
+                cursor = conn.execute(PAYMENTS, [club_id])
+                names = [column.name for column in cursor.description]
+                owed([dict(zip(names, values)) for values in cursor.fetchall()])  # raising rolls it back
             conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
                          "idempotency_key, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                          [club_id, payment["id"], payment["at"], payment["from"], payment["to"], payment["amount"],
@@ -857,6 +862,8 @@ class PostgresStore(Store):
 
     @postgres_faults
     def club_payments(self, club_id: str) -> list[dict]:
-        return self.rows('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
-                         "idempotency_key, request_hash FROM club_payments WHERE club_id = %s ORDER BY marked",
-                         [club_id])
+        return self.rows(PAYMENTS, [club_id])
+
+
+PAYMENTS = ('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
+            "idempotency_key, request_hash FROM club_payments WHERE club_id = %s ORDER BY marked")

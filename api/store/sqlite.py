@@ -733,16 +733,25 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def add_payment(self, club_id: str, payment: dict, idempotency_key: str | None = None,
-                    request_hash: str | None = None) -> None:
+                    request_hash: str | None = None, owed: Callable[[list[dict]], None] | None = None) -> None:
         row = [club_id, payment["id"], payment["at"], payment["from"], payment["to"], payment["amount"],
                payment["by"], idempotency_key, request_hash]
 
         def insert(conn: sqlite3.Connection) -> None:
+            if owed is not None:  # the writer holds the file's write lock (BEGIN IMMEDIATE): no other mark now
+                cursor = conn.execute(PAYMENTS, [club_id])
+                names = [column[0] for column in cursor.description]
+                try:
+                    owed([dict(zip(names, values)) for values in cursor.fetchall()])
+                except Exception as exc:
+                    raise NotOwed(exc) from exc  # an SQLite error, so that a batch's other writes go on
             conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
                          "idempotency_key, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
 
         try:
-            write(get_db(), insert, single=True)
+            write(get_db(), insert, single=owed is None)
+        except NotOwed as refused:
+            raise refused.args[0] from None
         except sqlite3.IntegrityError as exc:
             if "idempotency_key" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key) from exc
@@ -750,9 +759,15 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def club_payments(self, club_id: str) -> list[dict]:
-        return self.rows('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
-                         "idempotency_key, request_hash FROM club_payments WHERE club_id = ? ORDER BY rowid",
-                         [club_id])
+        return self.rows(PAYMENTS, [club_id])
+
+
+PAYMENTS = ('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '
+            "idempotency_key, request_hash FROM club_payments WHERE club_id = ? ORDER BY rowid")
+
+
+class NotOwed(sqlite3.IntegrityError):
+    "A payment refused in the writer's transaction: no longer owed (the refusal is its argument)"
 
 
 class NameHeld(sqlite3.IntegrityError):

@@ -24,6 +24,7 @@ import pytest
 from conftest import stored
 from openskill.models import PlackettLuce
 
+import api.clubs
 import api.store.postgres
 import api.store.sqlite
 from api import admin
@@ -197,6 +198,33 @@ def test_the_ledger_carries_debts_and_marks_payments_once(client, season):
     not_payer = client.post(f"/api/clubs/{club['id']}/payments", json={"from": dan, "to": left["to"], "by": ann},
                             headers=bearer(club["key"]))
     assert not_payer.status_code == 409 and not_payer.get_json()["error"]["code"] == "not_payer_or_payee"
+
+
+def test_two_marks_at_once_never_pay_more_than_was_owed(app, client, season, monkeypatch):
+    """A mark checked against the ledger, and another one recorded before it is written (a second phone's, at
+    the same moment): it is checked again where it is written, and refused, so the debt is paid once."""
+    club = season["club"]
+    member = ids(read(client, club))
+    owed = next(t for t in read(client, club)["ledger"]["transfers"] if t["from"] == member["Ann"])
+    whole = {"from": owed["from"], "to": owed["to"], "by": owed["from"]}
+    route = f"/api/clubs/{club['id']}/payments"
+    checked = api.clubs.check_payment
+    others = []
+
+    def meanwhile(ledger, wanted):
+        answer = checked(ledger, wanted)
+        if not others:  # between this mark's check and its write, another phone marks the same debt paid
+            others.append(None)
+            others[0] = app.test_client().post(route, json=whole, headers=bearer(club["key"]))
+        return answer
+
+    monkeypatch.setattr(api.clubs, "check_payment", meanwhile)
+    late = client.post(route, json=whole, headers=bearer(club["key"]))
+    assert others[0].status_code == 201, others[0].get_json()
+    assert late.status_code == 409 and late.get_json()["error"]["code"] == "not_owed", late.get_json()
+    book = read(client, club)["ledger"]
+    assert book["balances"][member["Ann"]] == "0.00"
+    assert [entry["type"] for entry in book["history"]].count("paid") == 1
 
 
 def test_a_club_evening_in_another_currency_is_refused(client):
