@@ -847,7 +847,7 @@ class PostgresStore(Store):
                 conn.execute("SELECT 1 FROM clubs WHERE id = %s FOR UPDATE", [club_id])
                 cursor = conn.execute(PAYMENTS, [club_id])
                 names = [column.name for column in cursor.description]
-                owed([dict(zip(names, values)) for values in cursor.fetchall()])  # raising rolls it back
+                owed([dict(zip(names, values, strict=True)) for values in cursor.fetchall()])  # raising rolls it back
             conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
                          "idempotency_key, request_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                          [club_id, payment["id"], payment["at"], payment["from"], payment["to"], payment["amount"],

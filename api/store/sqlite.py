@@ -742,7 +742,7 @@ class SQLiteStore(Store):
                 cursor = conn.execute(PAYMENTS, [club_id])
                 names = [column[0] for column in cursor.description]
                 try:
-                    owed([dict(zip(names, values)) for values in cursor.fetchall()])
+                    owed([dict(zip(names, values, strict=True)) for values in cursor.fetchall()])
                 except Exception as exc:
                     raise NotOwed(exc) from exc  # an SQLite error, so that a batch's other writes go on
             conn.execute("INSERT INTO club_payments (club_id, id, at, payer, payee, amount, by_member, "
