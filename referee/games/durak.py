@@ -38,11 +38,11 @@ from collections import Counter
 from decimal import Decimal
 
 from ..cards import RANKS, Card, deck, show
-from ..verdicts import InvalidInput, Rejected, RefereeWarning
+from ..verdicts import InvalidInput, RefereeWarning, Rejected
 from .base import Decision, Game, judged, let_stand
-from .duren import Duren, beats
-from .durak_deal import FIRST_BOUT_CAP, HAND_SIZE, BOUT_CAP, DurakDeal
+from .durak_deal import BOUT_CAP, FIRST_BOUT_CAP, HAND_SIZE, DurakDeal
 from .durak_shapes import EVENT_SCHEMAS, SCHEMAS
+from .duren import Duren, beats
 from .options import Option
 from .table import Table, end_match, groups_by, seat_of
 
@@ -317,9 +317,9 @@ class Durak(Game):
         cap = deal.first_cap if deal.bouts == 0 else BOUT_CAP
         why = f"{name} holds {deal.hands[defender]}" if deal.hands[defender] < cap else (
             "the first bout holds five" if deal.bouts == 0 and cap == FIRST_BOUT_CAP else "a bout holds six")
-        return ("bout_limit", f"This bout holds at most {limit} attacking cards ({why}); {laid} are laid, and "
-                f"{adding} more would make {laid + adding}.",
-                {"limit": limit, "laid": laid, "size": adding, "defender": defender})
+        return "bout_limit", (f"This bout holds at most {limit} attacking cards ({why}); {laid} are laid, and "
+                              f"{adding} more would make {laid + adding}."), {
+            "limit": limit, "laid": laid, "size": adding, "defender": defender}
 
     def decide_defend(self, state: Table, command: dict, force: bool) -> Decision:
         deal, seat = self.acting(state, command)
