@@ -173,7 +173,7 @@ class Durak(Game):
         deal = state.deal
         durak = deal.result.get("durak") if deal.result else None
         if durak is not None:
-            return {"case": "durak", "durak": durak}
+            return {"case": "durak", "loser": durak}
         return {"case": "draw", "last_dealer": deal.dealer}
 
     def attacker_rule(self, state: Table) -> int | None:

@@ -132,7 +132,7 @@ def test_details_name_seats_by_number_and_cards_in_the_api_notation():
     card = re.compile(r"^(10|[2-9TJQKA])[SHDC]?$|^X$")
     for game in BUDGET:
         for _, code, _, details in collected(game):
-            for name in ("turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker", "durak"):
+            for name in ("turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker"):
                 assert name not in details or isinstance(details[name], int), (code, details)
             for name in ("card", "top", "later", "lead", "nine", "face_up", "with"):
                 assert name not in details or card.match(details[name]), (code, details)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from referee import Rejected
 from referee.cards import RANKS, Card, deck
 
 HAND = 6
@@ -23,6 +24,10 @@ def beats(card: Card, other: Card, trump: str) -> bool:
 
 
 class Table:
+    careless = 0.0
+    """The chance that the defender beats with any card held, legal or not, which the table then lets stand
+    (`force`) when the referee refuses it."""
+
     def __init__(self, match, rng: random.Random, known: float = 0.0, deals: int = SERIES_DEALS):
         self.match, self.rng, self.known, self.deals_left = match, rng, known, deals
         self.options = match.options
@@ -149,6 +154,8 @@ class Table:
             return self.done()
         attack = rng.choice(unbeaten)
         options = [card for card in sorted(self.hands[defender]) if beats(attack[0], card, self.suit)]
+        if self.careless and rng.random() < self.careless:
+            options = sorted(self.hands[defender])
         if not options or rng.random() < 0.15:
             return self.take()
         card = rng.choice(options)
@@ -187,7 +194,13 @@ class Table:
 
     # --- the table's steps -------------------------------------------------------------------------
     def send(self, command: dict) -> dict:
-        self.match.play(command)
+        try:
+            self.match.play(command)
+        except Rejected as refusal:
+            if not (self.careless and refusal.forceable):
+                raise
+            command = {**command, "force": True}
+            self.match.play(command)
         return command
 
     def step(self) -> dict | None:

@@ -4,7 +4,7 @@
 
 import { SUIT_SYMBOLS, cardText, cardsText, has, t, tn } from "./i18n.js";
 
-const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker", "durak"]);
+const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker"]);
 const CARDS = new Set(["card", "top", "later", "lead", "nine", "face_up", "with"]);
 const CARD_LISTS = new Set(["cards", "laid"]);
 const SUITS = new Set(["led", "trump", "suit"]);
