@@ -269,7 +269,8 @@ class Durak(Game):
         if bout is not None and seat == bout.defender:
             raise Rejected("not_your_turn", f"{names[seat]} defends this bout and cannot throw in.", seat=seat,
                            details={"turn": seat, "case": "defender"})
-        if bout is not None and seat not in self.throwers(state, deal):
+        if bout is not None and state.options["throw_in"] == "neighbours" and seat not in (
+                bout.attacker, deal.next_holding(bout.defender)):
             raise Rejected("not_your_turn", f"Only the attacker and the player to the defender's left throw in: "
                            f"not {names[seat]}.", seat=seat, details={"turn": bout.attacker, "case": "neighbours"})
         cards = self.read_cards(state, command.get("cards"), "cards")

@@ -309,7 +309,9 @@ def first_two_bouts(first_attack: str = "left_of_durak") -> Match:
          attack(1, "JD"), defend(2, ("JD", "QD")), attack(1, "QS"), defend(2, ("QS", "KS")),
          attack(1, "KD"), defend(2, ("KD", "AD")), DONE)
     assert deal_view(match)["hand_sizes"] == {"0": 6, "1": 1, "2": 1, "3": 6}
-    play(match, attack(2, "9S"), defend(3, ("9S", "10H")), attack(1, "10D"), defend(3, ("10D", "JH")), DONE)
+    play(match, attack(2, "9S"), defend(3, ("9S", "10H")), attack(1, "10D"), defend(3, ("10D", "JH")))
+    assert refused(match, attack(1, "QC")).code == "not_enough_cards"  # Bob threw in his last card
+    match.play(DONE)
     view = deal_view(match)
     assert view["out"] == [1, 2] and (view["attacker"], view["defender"]) == (3, 0)
     assert refused(match, attack(1, "QC")).code == "out_of_deal"
