@@ -98,6 +98,7 @@ class DealSchema(EventSchema):
                         values=fields.List(CardText(), validate=validate.Length(max=MAX_CARDS)),
                         validate=validate.Length(max=MAX_PLAYERS))
     trump = CardText(allow_none=True)
+    attacker = Seat(allow_none=True)
 
 
 class PlaySchema(EventSchema):
@@ -127,6 +128,19 @@ class DefendSchema(EventSchema):
     beats = fields.List(fields.Nested(BeatSchema), required=True, validate=validate.Length(max=MAX_CARDS))
 
 
+class TransferSchema(EventSchema):
+    seat = Seat(required=True)
+    cards = fields.List(CardText(), required=True, validate=validate.Length(min=1, max=MAX_CARDS))
+
+
+class TakeSchema(EventSchema):
+    seat = Seat(required=True)
+
+
+class DoneSchema(EventSchema):
+    pass
+
+
 class PenaltySchema(EventSchema):
     seat = Seat(required=True)
     points = WholeNumber()  # 1 to 1000: the engine's to say (`bad_points`)
@@ -154,6 +168,9 @@ EVENT_SCHEMAS: dict[str, type[EventSchema]] = {
     "exchange": ExchangeSchema,
     "attack": AttackSchema,
     "defend": DefendSchema,
+    "transfer": TransferSchema,
+    "take": TakeSchema,
+    "done": DoneSchema,
     "penalty": PenaltySchema,
     "end": EndSchema,
 }

@@ -246,6 +246,7 @@ class Game:
         trump = self.turned_up(state, command)
         dealer, warnings = self.choose_dealer(state, command, lot, force)
         event = {"type": "deal", "dealer": dealer, **self.deal_fields(state, command, trump)}
+        warnings += self.deal_checks(state, event, force)
         if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
@@ -257,6 +258,11 @@ class Game:
     def deal_fields(self, state: Table, command: dict, trump: Card | None) -> dict:
         """What a deal event records besides its dealer: the hands given, and the game's own."""
         raise NotImplementedError
+
+    def deal_checks(self, state: Table, event: dict, force: bool) -> list[RefereeWarning]:
+        """What a game checks of the whole deal event (dealer and cards together): raises what cannot be, or returns
+        the warnings of what the table let stand with `force` (Durak's first attacker)."""
+        return []
 
     def evolve_deal(self, state: Table, event: dict) -> None:
         hands = {int(seat): [self.card(text) for text in cards] for seat, cards in event.get("hands", {}).items()}

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from ..cards import SUIT_NAMES, Card, deck
+from ..cards import RANKS, SUIT_NAMES, Card, deck
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, judged, let_stand
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal
@@ -51,9 +51,10 @@ NINE = "9"
 
 
 def beats(card: Card, other: Card, trump: str) -> bool:
-    """Whether `other` beats `card`: a higher card of the same suit, or any trump on a non-trump."""
+    """Whether `other` beats `card`: a higher card of the same suit (ace high), or any trump on a non-trump (Durak's
+    rule too)."""
     if other.suit == card.suit:
-        return RANK_ORDER.index(other.rank) > RANK_ORDER.index(card.rank)
+        return RANKS.index(other.rank) > RANKS.index(card.rank)
     return other.suit == trump
 
 

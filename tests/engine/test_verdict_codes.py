@@ -35,8 +35,9 @@ def test_the_list_is_every_code_the_engine_gives_and_no_other():
 
 def test_a_broken_rule_is_forceable_and_what_cannot_have_happened_is_not():
     forceable = {code for code, listed in CODES.items() if listed.forceable}
-    # besides the rules: the wrong dealer, and a correction after which a later event breaks a forceable rule
-    assert forceable == scan(RULE_PATTERNS) | {"wrong_dealer", "correction_breaks_rule"}
+    # besides the rules: the wrong dealer or first attacker, and a correction after which a later event breaks a
+    # forceable rule
+    assert forceable == scan(RULE_PATTERNS) | {"wrong_dealer", "wrong_attacker", "correction_breaks_rule"}
     assert all(CODES[code].status == 409 for code in forceable)
 
 

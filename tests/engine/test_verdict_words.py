@@ -17,7 +17,7 @@ from verdict_fuzz import verdicts
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("pl", "en", "ru")
 BUDGET = {"ogorek": (60, 150), "ogurets": (60, 150), "oh_hell": (80, 150), "duren": (60, 500),
-          "agurk": (60, 150)}  # matches, steps  # matches, steps
+          "agurk": (60, 150), "durak": (40, 1000)}  # matches, steps  # matches, steps
 VERDICT_PATTERNS = [
     r'Rejected\(\s*"(\w+)"',
     r'RefereeWarning\(\s*"(\w+)"',
@@ -101,7 +101,7 @@ def test_every_verdict_code_has_words(lang):
 
 
 GAME_FILES = {"ogorek": "climbing.py", "ogurets": "climbing.py", "oh_hell": "oh_hell.py", "duren": "duren.py",
-              "agurk": "climbing.py"}
+              "agurk": "climbing.py", "durak": "durak.py"}
 
 
 @pytest.mark.parametrize("game", list(BUDGET))
@@ -109,7 +109,7 @@ def test_the_random_tables_meet_every_verdict_of_their_game(game):
     met = {code for _, code, _, _ in collected(game)}
     raised_here = engine_codes(GAME_FILES[game]) | ({"card_discarded", "card_on_table", "card_under_stock",
                                                       "card_in_other_hand", "not_enough_cards", "card_not_held"}
-                                                     if game == "duren" else set())
+                                                     if game in ("duren", "durak") else set())
     assert sorted(raised_here - met) == []
     assert {"not_your_turn", "deal_in_progress", "no_deal", "match_finished", "nothing_to_undo"} <= met
 
@@ -132,7 +132,7 @@ def test_details_name_seats_by_number_and_cards_in_the_api_notation():
     card = re.compile(r"^(10|[2-9TJQKA])[SHDC]?$|^X$")
     for game in BUDGET:
         for _, code, _, details in collected(game):
-            for name in ("turn", "holder", "dealer", "last_dealer", "loser", "defender"):
+            for name in ("turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker"):
                 assert name not in details or isinstance(details[name], int), (code, details)
             for name in ("card", "top", "later", "lead", "nine", "face_up", "with"):
                 assert name not in details or card.match(details[name]), (code, details)

@@ -7,7 +7,7 @@ own reading of the rules (each game's oracle, written apart from the engine), th
 player plays any card held, legal or not, which the table then lets stand (`force`) when the referee refuses it.
 `step()` logs the table's next
 event and answers the command it sent, or None when the match is over; `play_out()` plays to the end. A series
-that runs until the players end it (Dureń) is ended after `SERIES_DEALS` deals.
+that runs until the players end it (Dureń, Durak) is ended after `SERIES_DEALS` deals.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 import agurk_table
+import durak_table
 import duren_table
 import ogorek_table
 import ogurets_table
@@ -178,4 +179,5 @@ SIMULATORS = {
     "agurk": climbing(agurk_table.legal),
     "oh_hell": SuitRankTable,
     "duren": AttackBeatTable,
+    "durak": lambda match, rng, known=0.0: durak_table.Table(match, rng, known, SERIES_DEALS),
 }

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import durak_table
+
 from referee import CardError, InvalidInput, Match, Rejected, get_game
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -26,6 +28,9 @@ def random_options(game: str, rng: random.Random) -> dict:
                 "must_trump": rng.random() < 0.5, "simultaneous_bids": rng.random() < 0.2}
     if game == "duren":
         return {"deck": rng.choice([24, 36])}
+    if game == "durak":
+        return {"deck": rng.choice([36, 52]), "transfer": rng.random() < 0.7, "lead_same_rank": rng.random() < 0.8,
+                "throw_in": rng.choice(["all", "neighbours"]), "first_attack": rng.choice(["left_of_durak", "durak"])}
     if game == "ogurets":
         return {"jokers": rng.choice([0, 3]), "lives": 1}
     return {"limit": rng.choice([5, 21])}
@@ -41,6 +46,7 @@ class Fuzzer:
         self.deck = deck(self.rules)
         self.players = players
         self.verdicts: list[tuple[str, str, int | None, dict]] = []  # (kind, code, seat, details)
+        self.table = durak_table.Table(self.match, rng, known=0.5, deals=3) if game == "durak" else None
 
     def seat(self, expected: int | None) -> int:
         if expected is not None and self.rng.random() < 0.7:
@@ -59,8 +65,10 @@ class Fuzzer:
         shuffled = self.deck[:]
         rng.shuffle(shuffled)
         size = expected["cards"] if isinstance(expected.get("cards"), int) else self.rules["hand_sizes"][0]
-        if self.game in ("oh_hell", "duren") and (self.game == "duren" or expected.get("turn_trump")):
+        if self.game in ("oh_hell", "duren", "durak") and (self.game != "oh_hell" or expected.get("turn_trump")):
             command["trump"] = shuffled.pop()
+        if self.game == "durak" and rng.random() < 0.9:
+            command["attacker"] = rng.randrange(self.players)
         if rng.random() < 0.6 and not all(self.match.state.out):
             seats = [s for s in range(self.players) if not self.match.state.out[s]]
             known = rng.sample(seats, k=rng.randint(1, len(seats)))
@@ -105,8 +113,54 @@ class Fuzzer:
         cards = list(dict.fromkeys(pick() for _ in range(size)))
         return {"type": "attack", "seat": seat, "cards": cards}
 
+    def durak(self, kind: str | None, seat: int, expected: dict) -> dict:
+        """Durak's mistakes, often with the cards the seat really holds (the table's), so that they are near misses."""
+        rng, table = self.rng, self.table
+        real = sorted(map(str, table.hands[seat])) if table.hands and not table.over else []
+        pick = (lambda: rng.choice(real)) if real and rng.random() < 0.7 else self.card
+        laid = expected["cards"] if isinstance(expected.get("cards"), list) else []
+        roll = rng.random()
+        if roll < 0.1:
+            return {"type": "done"}
+        if roll < 0.2:
+            return {"type": "take", "seat": seat}
+        if roll < 0.35:
+            ranks = {card[:-1] for card in laid}
+            same = [card for card in real if card[:-1] in ranks]
+            return {"type": "transfer", "seat": seat, "cards": same if same and rng.random() < 0.6 else [pick()]}
+        if roll < 0.4:
+            return {"type": "attack", "seat": seat, "cards": list(dict.fromkeys(real + [self.card()]))}
+        if roll < 0.6:
+            return {"type": "defend", "seat": seat, "beats": [{"card": rng.choice(laid or [self.card()]),
+                                                               "with": pick()}]}
+        cards = list(dict.fromkeys(pick() for _ in range(rng.choice([1, 1, 2, 3, 7]))))
+        return {"type": "attack", "seat": seat, "cards": cards}
+
+    def durak_step(self) -> None:
+        """Durak: mostly the table's legal next event (so that deals are played out), else a mistake, undone at once
+        when the referee records it, so that the table and the referee stay one."""
+        rng = self.rng
+        if self.match.seq == 0 and rng.random() < 0.3:
+            return self.judge({"type": "undo"})
+        if rng.random() < 0.7 and self.match.expected() is not None:
+            self.table.step()
+            return
+        expected = self.match.expected() or {}
+        if (expected.get("type") == "deal" and rng.random() < 0.7) or rng.random() < 0.05:
+            command = self.deal(expected) if self.rng.random() < 0.9 else {"type": "end"}
+        else:
+            command = self.durak(expected.get("type"), self.seat(expected.get("seat")), expected)
+        seq = self.match.seq
+        self.judge(command)
+        if self.match.seq != seq:
+            self.match.play({"type": "undo"})
+
     def step(self) -> None:
-        command = self.command()
+        if self.table is not None:
+            return self.durak_step()
+        self.judge(self.command())
+
+    def judge(self, command: dict) -> None:
         if self.rng.random() < 0.25:
             command["force"] = True
         try:
