@@ -148,7 +148,14 @@ class Durak(Game):
             durak = deal.result["durak"]
             if durak is not None:
                 state.scores[durak] += 1
-            state.record_history(deal.number, deal.dealer, durak=durak)
+            state.record_history(deal.number, deal.dealer, deal.seats, durak=durak)
+
+    tallies = ("deals", "deals_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """The deals played to the end and those the player lost (the durak of the deal); a draw is not lost."""
+        lost = sum(1 for deal in state.history if deal["durak"] == seat)
+        return {"deals": state.deals_in[seat], "deals_lost": lost}
 
     def note_illegal(self, state: Table, event: dict) -> None:
         bout = state.deal.bout

@@ -51,7 +51,10 @@ def test_a_whole_match_tallies_what_its_record_says(game, seed):
             assert mine["bids"] == len(history)  # everyone bids in every hand
             assert mine["exact_bids"] == sum(1 for hand in history if hand["bids"][seat] == hand["taken"][seat])
         if "deals_lost" in mine:
-            assert mine["deals_lost"] == state.scores[1 - seat]  # a deal the other won is one this player lost
+            if history and "durak" in history[0]:  # the score counts the deals the player was the durak of
+                assert mine["deals_lost"] == state.scores[seat]
+            else:  # two players, the score counts deals won: a deal the other won is one this player lost
+                assert mine["deals_lost"] == state.scores[1 - seat]
     found = match.public().state.findings
     assert sum(p["figures"]["illegal_found"] + p["figures"]["illegal_let_stand"] for p in summary["players"]) \
         == len(found)

@@ -203,6 +203,13 @@ class Table:
             self.match.play(command)
         return command
 
+    def play_out(self, limit: int = 20_000) -> None:
+        """Plays the series to its end (the interface of `game_tables.Simulator`)."""
+        for _ in range(limit):
+            if self.step() is None:
+                return
+        raise AssertionError(f"the match did not end in {limit} events")
+
     def step(self) -> dict | None:
         expected = self.match.expected()
         if expected is None:
