@@ -14,7 +14,7 @@ decided (`Match.decide`, which changes nothing). Every answer goes into the hash
 and findings, or the refusal's class, code, message and details; and the state after each entry, as the scorer
 and as a reader without the key see it. With `--api N`, N matches of each game are played the same way through
 the HTTP API (Flask's test client, on a throwaway database), with request bodies of every shape besides, each
-answer's status and body hashed (the match's id and key left out).
+answer's status and body hashed (the match's id and key left out; the server's lot drawn with the seed).
 
 It runs with `PYTHONHASHSEED=0` (it starts itself again so): the Dureń table simulator keeps cards in sets, whose
 order follows the hash of text, salted in each process unless fixed.
@@ -306,7 +306,9 @@ class Served:
 
 def api_matches(games, matches: int, seed: int) -> Hash:
     from api import create_app
+    from api import matches as served_matches
 
+    served_matches.lot = random.Random(seed).randrange  # the server's draw of a first dealer, made repeatable
     hashed = Hash()
     with tempfile.TemporaryDirectory(prefix="kibic-answers-") as folder:
         client = create_app({"TESTING": True, "DATABASE": str(Path(folder) / "referee.db")}).test_client()
