@@ -128,6 +128,7 @@ def test_the_tests_of_every_game_play_it(served, sprint):
     import test_hidden_hands
     import test_match
     import test_nothing_dropped
+    import test_page_knows_every_game
     import test_shared_skeletons
 
     test_shared_skeletons.test_a_game_leaves_the_shared_skeleton_to_the_base(sprint)
@@ -143,6 +144,7 @@ def test_the_tests_of_every_game_play_it(served, sprint):
     test_corrections.test_a_random_correction_is_the_log_rebuilt_with_it(NAME)
     test_hidden_hands.test_a_play_let_stand_tells_a_reader_without_the_key_only_what_the_blind_match_tells(NAME)
     test_match.test_a_match_let_go_is_freed_at_once_with_no_cycle_left_for_the_collector(NAME, 60)
+    test_page_knows_every_game.test_the_page_draws_every_kind_the_games_rules_name(NAME)
 
 
 def test_the_random_tables_meet_its_verdicts_and_the_page_says_them(sprint, monkeypatch):
@@ -173,6 +175,7 @@ def test_its_recorded_logs_would_replay(sprint, tmp_path):
 # --- the steps it skipped fail by name ----------------------------------------------------------------------------
 
 def test_the_steps_it_skipped_fail_the_tests_that_hold_every_game_to_them(sprint):
+    import test_game_cases
     import test_page_axe
     import test_page_words
     import test_provable_plays
@@ -181,6 +184,8 @@ def test_the_steps_it_skipped_fail_the_tests_that_hold_every_game_to_them(sprint
 
     with pytest.raises(contract.StaleContract, match="SprintState"):  # openapi.yaml not written again
         contract.check()
+    with pytest.raises(AssertionError, match="write tests/engine/test_sprint.py"):
+        test_game_cases.test_every_game_has_its_hand_worked_cases(NAME)
     with pytest.raises(AssertionError, match="record_logs.py"):
         test_recorded_logs.test_every_game_has_recorded_logs(NAME)
     with pytest.raises(AssertionError):
