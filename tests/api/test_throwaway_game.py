@@ -122,6 +122,7 @@ def test_without_it_its_event_is_no_request_at_all(client, table):
 
 def test_the_tests_of_every_game_play_it(served, sprint):
     import test_api_corrections
+    import test_club_games
     import test_corrections
     import test_event_formats
     import test_every_game
@@ -145,6 +146,8 @@ def test_the_tests_of_every_game_play_it(served, sprint):
     test_hidden_hands.test_a_play_let_stand_tells_a_reader_without_the_key_only_what_the_blind_match_tells(NAME)
     test_match.test_a_match_let_go_is_freed_at_once_with_no_cycle_left_for_the_collector(NAME, 60)
     test_page_knows_every_game.test_the_page_draws_every_kind_the_games_rules_name(NAME)
+    test_club_games.test_each_game_names_only_figures_the_club_knows(NAME)
+    test_club_games.test_a_whole_match_tallies_what_its_record_says(NAME, 1)
 
 
 def test_the_random_tables_meet_its_verdicts_and_the_page_says_them(sprint, monkeypatch):
@@ -194,7 +197,7 @@ def test_the_steps_it_skipped_fail_the_tests_that_hold_every_game_to_them(sprint
     with pytest.raises(AssertionError, match=r"i18n/ru.json has no deal.sprint, result.sprint.other"):
         test_page_words.test_every_game_has_the_words_the_page_asks_for_it_by_name("ru", NAME)
     with pytest.raises(AssertionError):
-        test_readme_sessions.test_the_readme_shows_a_session_of_every_game()
+        test_readme_sessions.test_the_api_guide_shows_a_session_of_every_game()
     with pytest.raises(MissingEntry, match="RANK_ORDERS in tests/engine/test_provable_plays.py .* 'sprint'"):
         test_provable_plays.test_the_oracle_knows_the_order_of_play_of_every_climbing_game(NAME)
     with pytest.raises(MissingEntry, match="SCREENS in tests/page/test_page_axe.py .* 'sprint'"):
