@@ -27,6 +27,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import api.views
 from api import create_app
+from referee import GAMES
 
 # alone, after the tests that share the cores (`make test`): a request has a 2 s deadline, and the figures printed
 # at the end are the whole module's (its parametrized cases, spread over processes, would each print a part)
@@ -34,13 +35,10 @@ pytestmark = pytest.mark.timed
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 SEED = int(os.environ.get("FUZZ_SEED", "20240608"))
-MATCHES = [
-    ("ogorek", ["S", "W", "N", "E"], {"type": "deal", "dealer": 0}),
-    ("ogurets", ["Ala", "Ola", "Ela"], {"type": "deal", "dealer": 0}),
-    ("oh_hell", ["Ala", "Ola", "Ela"], {"type": "deal", "dealer": 0, "trump": "9H"}),
-    ("duren", ["Ala", "Ola"], {"type": "deal", "dealer": 0, "trump": "9H"}),
-    ("ogorek", ["Jan", "Ewa"], None),
-]
+MATCHES = [(name, game.example["match"]["players"],
+            {key: value for key, value in game.example["events"][0].items() if key != "hands"})
+           for name, game in GAMES.items()] + [(next(iter(GAMES)), ["Jan", "Ewa"], None)]
+"""A match of every game, the players of its example and its example's deal (no hand entered), and one not dealt."""
 REQUESTS: dict[str, int] = {}
 FRESH = itertools.count()
 

@@ -7,7 +7,7 @@ import pytest
 
 from referee import InvalidInput, Match, Rejected, catalogue
 from referee.cards import Card
-from referee.games.agurk import card_points
+from referee.games.climbing import card_points
 
 NAMES = ["S", "W", "N", "E"]
 FILLER = ("2", "3", "4", "5", "6", "7")  # tricks 1-6: everyone plays the same rank, the latest takes it

@@ -6,7 +6,7 @@ import pytest
 
 from referee import InvalidInput, Match, Rejected, catalogue
 from referee.cards import Card
-from referee.games.ogurets import card_points
+from referee.games.climbing import card_points
 
 NAMES = ["S", "W", "N", "E", "P", "R", "T"]
 SWEEPER = ["K", "K", "K", "K", "Q", "Q", "Q"]

@@ -21,13 +21,17 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from per_game import PerGame
 
 from referee import GAMES, Match, Rejected
 from referee.cards import RANKS, deck
 from referee.games.tricks import TrickGame
 
 TRICK_GAMES = sorted(name for name, game in GAMES.items() if isinstance(game, TrickGame))
-RANK_ORDERS = {"ogorek": RANKS, "agurk": RANKS, "ogurets": ("A", *RANKS[:-1], "X")}
+RANK_ORDERS = PerGame("RANK_ORDERS in tests/engine/test_provable_plays.py", "its order of play (lowest first, from "
+                      "RULES.md), and its own rules in `climbing_legal`",
+                      {"ogorek": RANKS, "agurk": RANKS, "ogurets": ("A", *RANKS[:-1], "X")})
+"""The oracle's order of play of each climbing game (a suited game is judged by `suit_verdict`)."""
 NAMES = ["P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"]
 LEGAL, FOLLOW, TRUMP, BROKEN = "legal", "must_follow_suit", "must_trump", "broken"
 
@@ -207,6 +211,12 @@ def random_options(game, rng: random.Random, players: int) -> dict:
         elif option.choices:
             options[option.name] = rng.choice(option.choices)
     return options
+
+
+@pytest.mark.parametrize("game", [name for name in TRICK_GAMES if not GAMES[name].suited])
+def test_the_oracle_knows_the_order_of_play_of_every_climbing_game(game):
+    ranks = GAMES[game].rules({option.name: option.default for option in GAMES[game].options}, 2)["ranks"]
+    assert [rank for rank in RANK_ORDERS[game] if rank in ranks] == ranks
 
 
 @pytest.mark.parametrize("game", TRICK_GAMES)

@@ -19,8 +19,14 @@ from referee import GAMES, Match
 RECORDED = sorted(LOGS.glob("*/*.json"))
 
 
-def test_every_game_has_recorded_logs_and_ogorek_starts_with_the_seed_deal():
-    assert sorted({path.parent.name for path in RECORDED}) == sorted(GAMES)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_has_recorded_logs(game):
+    assert sorted((LOGS / game).glob("*.json")), (f"tests/support/logs/{game}/ holds no recorded log of {game}: "
+                                                  "run `python tests/support/record_logs.py` (docs/adding-a-game.md)")
+
+
+def test_the_recorded_logs_are_of_games_of_the_registry_and_ogorek_starts_with_the_seed_deal():
+    assert sorted({path.parent.name for path in RECORDED} - set(GAMES)) == []
     assert sorted(path.name for path in RECORDED if path.parent.name == "ogorek")[0] == "000-seed-deal.json"
 
 

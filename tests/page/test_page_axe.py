@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 from conftest_browser import PHONES
+from per_game import PerGame
+
+from referee import GAMES
 
 pytestmark = pytest.mark.browser
 
@@ -112,18 +115,34 @@ def duren_screens(phone, axe, found):
     tabs(phone, axe, "duren", found)
 
 
-SCREENS = {"ogorek": ogorek_screens, "ogurets": ogurets_screens, "oh_hell": oh_hell_screens, "duren": duren_screens}
+def agurk_screens(phone, axe, found):
+    phone.start_match(["S", "W", "N"], game="agurk", dealer=0, stake="1")
+    check(phone, axe, "agurk deal", found)
+    phone.click("#log-deal")
+    phone.play(1, "A")
+    phone.wait_turn(2)
+    check(phone, axe, "agurk ace led", found)
+    tabs(phone, axe, "agurk", found)
 
 
-@pytest.mark.parametrize(("game", "lang", "size"), [
-    ("ogorek", "en-US", "360x740"), ("ogurets", "pl-PL", "390x844"), ("oh_hell", "ru-RU", "360x740"),
-    ("duren", "pl-PL", "390x844")])
-def test_no_serious_violation_on_any_screen_of_the_game(new_phone, axe, game, lang, size):
+SCREENS = PerGame("SCREENS in tests/page/test_page_axe.py", "its walk through the screens of the game, with the "
+                  "table's language and the phone it is checked in", {
+                      "ogorek": (ogorek_screens, "en-US", "360x740"),
+                      "ogurets": (ogurets_screens, "pl-PL", "390x844"),
+                      "oh_hell": (oh_hell_screens, "ru-RU", "360x740"),
+                      "duren": (duren_screens, "pl-PL", "390x844"),
+                      "agurk": (agurk_screens, "ru-RU", "390x844"),
+                  })
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_serious_violation_on_any_screen_of_the_game(new_phone, axe, game):
+    walk, lang, size = SCREENS[game]
     phone = new_phone(locale=lang, viewport=PHONES[size])
     found: list[str] = []
     phone.open("/")
     check(phone, axe, "start form", found)
-    SCREENS[game](phone, axe, found)
+    walk(phone, axe, found)
     follower = new_phone(locale=lang, viewport=PHONES[size])
     follower.open(phone.page.url.split("#")[0])
     follower.page.wait_for_selector("#mode.following")

@@ -11,13 +11,17 @@ import duren_table
 import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
+from per_game import PerGame
 from test_page_games import fully_shown, on_the_screen, switch_language
 
-from referee import Match
+from referee import GAMES, Match
 from referee.match import MAX_NAME_LENGTH
 
 pytestmark = pytest.mark.browser
-PLAYERS = {"ogorek": SEED_PLAYERS, "agurk": SEED_PLAYERS, "oh_hell": ["Ala", "Bob", "Cyd"], "duren": ["Ala", "Bob"]}
+PLAYERS = PerGame("PLAYERS in tests/page/test_page_deal_step.py", "its players", {
+    "oh_hell": ["Ala", "Bob", "Cyd"], "duren": ["Ala", "Bob"]},
+    default=lambda game: SEED_PLAYERS[:min(len(SEED_PLAYERS), GAMES[game].max_players)])
+"""The players of each game's deal step: the seed's four (as many as the game seats), or the game's own."""
 
 
 def places(phone) -> dict:
@@ -80,20 +84,28 @@ def another_dealer(phone) -> None:
     phone.page.wait_for_selector("#deal-note .warn")
 
 
-STEPS = {"ogorek": ("ogorek", False, by_lot), "agurk": ("agurk", False, dealer_and_a_hand_begun),
-         "oh_hell": ("oh_hell", False, drawn_and_turned_up), "duren": ("duren", False, drawn_and_turned_up),
-         "ogorek-later": ("ogorek", True, another_dealer)}
+def first_deal(game: str) -> tuple:
+    """A game's first deal as a table begins it: where the deal names the card turned up, the dealer drawn and the
+    card tapped; else a dealer chosen and a hand begun."""
+    turned_up = "trump" in GAMES[game].event_fields["deal"]
+    return game, False, drawn_and_turned_up if turned_up else dealer_and_a_hand_begun
+
+
+STEPS = PerGame("STEPS in tests/page/test_page_deal_step.py", "how its deal step is begun", {
+    "ogorek": ("ogorek", False, by_lot), "ogorek-later": ("ogorek", True, another_dealer)}, default=first_deal)
+"""Each game's first deal step, begun as the table begins it (`first_deal`, unless the game has its own), and
+Ogórek's second deal."""
 
 
 # every step on the narrowest phone; on the other, the steps with the most in them (the suite's time)
-@pytest.mark.parametrize(("step", "size"), [(step, "360x740") for step in STEPS]
+@pytest.mark.parametrize(("step", "size"), [(step, "360x740") for step in [*sorted(GAMES), "ogorek-later"]]
                          + [("oh_hell", "390x844"), ("duren", "390x844")])
 def test_the_deal_step_keeps_its_controls_in_place_when_the_language_changes(new_phone, server_api, step, size):
     """Ogórek's first deal in Polish, then Russian ("Жребием", the longest word for the lot), English and Polish
-    again: the step, its buttons (the lot, the seats, Deal, the known hands) keep their boxes. So do the other games'
-    deal steps: Agurk's with a hand begun (its note above Deal), Oh Hell's and Dureń's with the dealer drawn on this
-    phone (the lot's note) and the card turned up, and Ogórek's second deal after a result, with a dealer other than
-    the rule's (its note)."""
+    again: the step, its buttons (the lot, the seats, Deal, the known hands) keep their boxes. So do every other
+    game's deal steps: Agurk's and Ogurets' with a hand begun (its note above Deal), Oh Hell's and Dureń's with the
+    dealer drawn on this phone (the lot's note) and the card turned up, and Ogórek's second deal after a result, with
+    a dealer other than the rule's (its note)."""
     game, later, prepare = STEPS[step]
     phone = deal_step(new_phone, server_api, game, size, later)
     prepare(phone)
@@ -111,18 +123,20 @@ def test_the_deal_step_keeps_its_controls_in_place_when_the_language_changes(new
         phone.screenshot(f"deal-step-languages-{step}-{size}-{lang}", full_page=False)
 
 
-# Oh Hell's and Ogórek's first deals are held to the same with the longest names and the most players (`LONGEST`)
-FIRST_DEAL = {"ogurets": SEED_PLAYERS, "duren": ["Ala", "Bob"], "agurk": SEED_PLAYERS}
 LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
+# a game and how many players: four, and the most the game allows (Oh Hell's step is the tallest: its card turned up)
+LONGEST = {"oh_hell-4": ("oh_hell", 4), "oh_hell-7": ("oh_hell", 7), "ogorek-8": ("ogorek", 8)}
+# Oh Hell's and Ogórek's first deals are held to the same with the longest names and the most players (`LONGEST`)
+FIRST_DEAL = [game for game in sorted(GAMES) if game not in {name for name, _ in LONGEST.values()}]
 
 
 @pytest.mark.parametrize("size", list(PHONES))
-@pytest.mark.parametrize("game", list(FIRST_DEAL))
+@pytest.mark.parametrize("game", FIRST_DEAL)
 def test_the_first_deal_opens_with_deal_above_the_bottom_bar(new_phone, server_api, game, size):
     """A game's first deal step (Oh Hell's and Ogórek's: with the longest names, below), opened in Polish, English and
     Russian: as the step comes, the page shows it from its heading down to Deal between the top bar and the fixed
     bottom bar (the test scrolls nothing), so that a thumb aiming at Deal finds Deal, not the bar with Undo."""
-    match = server_api.post("/api/matches", {"game": game, "players": FIRST_DEAL[game]})
+    match = server_api.post("/api/matches", {"game": game, "players": PLAYERS[game]})
     for lang, locale in LOCALES.items():
         phone = new_phone(locale=locale, viewport=PHONES[size])
         phone.open(f"/?m={match['id']}#key={match['key']}")
@@ -258,6 +272,14 @@ NOTES = {
                                ".known-hands summary", ".known-hands summary", ".known-hands .chosen-cards button"],
               [None, None, "#hands-waiting", "#deal-note .warn", "#hands-waiting", None]),
 }
+
+
+def test_the_notes_on_the_deal_are_tried_on_every_keypad():
+    """`NOTES` and `LATER_DEALS` are cases, not a table by game; between them and `STEPS` they try every keypad the
+    games have (a new one needs its cases here)."""
+    keypads = {game.keypad for game in GAMES.values()}
+    assert {GAMES[game].keypad for game, *_ in NOTES.values()} == keypads, "NOTES"
+    assert {GAMES[game].keypad for game, *_ in [*LATER_DEALS.values(), STEPS["ogorek-later"]]} == keypads, "LATER_DEALS"
 
 
 @pytest.mark.parametrize(("step", "size"), [(step, "360x740") for step in NOTES] + [("agurk", "390x844")])
@@ -427,8 +449,6 @@ MORE_LONG_NAMES = [name[:MAX_NAME_LENGTH] for name in (
     "Кристина Владимировна Черноморская-Белова", "Bartholomew Montgomery Worthington-Smythe",
     "Małgorzata Katarzyna Przybyszewska-Nowak", "Анастасия Александровна Ростовцева-Орлова")]
 SHORT_NAMES = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia", "Hela"]
-# a game and how many players: four, and the most the game allows (Oh Hell's step is the tallest: its card turned up)
-LONGEST = {"oh_hell-4": ("oh_hell", 4), "oh_hell-7": ("oh_hell", 7), "ogorek-8": ("ogorek", 8)}
 DEALERS = ".dealer-choice .seat-buttons"  # the known hands below Deal have seat buttons of their own
 
 

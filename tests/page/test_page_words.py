@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import catalogue
+from referee import GAMES, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = ROOT / "webui" / "static" / "i18n"
@@ -151,6 +151,40 @@ def test_every_game_and_option_is_translated(lang, game):
         assert f"option_label.{name}.{option['name']}" in words(lang), option["name"]
         for choice in option.get("choices", []):
             assert f"choice.{option['name']}.{choice}" in words(lang), (option["name"], choice)
+
+
+KEYPAD_WORDS = {
+    "ranks": lambda name, result: [(f"deal.{name}", False),
+                                   (f"result.{name}", True) if "losers" in result else (f"result.{name}_points", False),
+                                   *([(f"result.{name}_lost", False), (f"result.{name}_nobody", False)]
+                                     if "lost_life" in result else [])],
+    "suit_rank": lambda name, result: [(f"deal.{name}", True), (f"deal.{name}_no_trump", True),
+                                       (f"result.{name}", False)],
+    "attack_beat": lambda name, result: [(f"deal.{name}", False), (f"result.{name}", False),
+                                         (f"result.{name}_draw", False)],
+}
+"""The words each keypad's script (webui/static/js/games/<keypad>.js) asks for a game by its name, as (key, counted):
+how the deal is dealt, the deal's result (as its `DealResult` has it)."""
+
+
+def game_words(name: str) -> list[tuple[str, bool]]:
+    """The words the page asks for the game by its name: its deal and result (by its keypad), how its scoresheet
+    counts and what its stake is."""
+    game = GAMES[name]
+    assert game.keypad in KEYPAD_WORDS, (f"KEYPAD_WORDS in tests/page/test_page_words.py has no words of the keypad "
+                                         f"{game.keypad!r} of {name}: add the keys its script asks for")
+    result = game.schemas.get("DealResult", {}).get("properties", {})
+    return [*KEYPAD_WORDS[game.keypad](name, result), (f"sheet.how.{name}", False), (f"stake_hint.{name}", False)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_has_the_words_the_page_asks_for_it_by_name(lang, game):
+    """Words a script asks for by the game's name (`deal.${game}`) are no literal key of it: the scan of the
+    scripts cannot see them, so they are held here, game by game: a missing one would show as its key."""
+    missing = [key + (".other" if counted else "") for key, counted in game_words(game)
+               if (f"{key}.other" if counted else key) not in words(lang)]
+    assert missing == [], f"webui/static/i18n/{lang}.json has no {', '.join(missing)}"
 
 
 @pytest.mark.parametrize(("lang", "letters"), [

@@ -1,13 +1,13 @@
 """Every game's table simulator behind one interface, found by the game's name in `SIMULATORS`.
 
-`SIMULATORS[game](match, rng, known=0.0)` is a table that deals shuffled real hands and plays legally by its
-own reading of the rules (each game's oracle, written apart from the engine), through anything with the face of
+`SIMULATORS[game](match, rng, known=0.0)` is a table that deals shuffled real hands and plays legally by its own
+reading of the rules (each game's oracle, written apart from the engine), through anything with the face of
 `referee.Match` (`play`, `view`, `expected`, `options`: the engine, `tests/api_match.ApiMatch`, the bench's
-`HttpMatch`). `known` is the chance that a dealt hand is entered for the referee; `careless` the chance that a
-player plays any card held, legal or not, which the table then lets stand (`force`) when the referee refuses it.
-`step()` logs the table's next
-event and answers the command it sent, or None when the match is over; `play_out()` plays to the end. A series
-that runs until the players end it (Dureń, Durak) is ended after `SERIES_DEALS` deals.
+`HttpMatch`); a game of the registry without one fails, naming this table. `known` is the chance that a dealt hand
+is entered for the referee; `careless` the chance that a player plays any card held, legal or not, which the table
+then lets stand (`force`) when the referee refuses it. `step()` logs the table's next event and answers the command
+it sent, or None when the match is over; `play_out()` plays to the end. A series that runs until the players end it
+(Dureń, Durak) is ended after `SERIES_DEALS` deals.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import duren_table
 import ogorek_table
 import ogurets_table
 import oh_hell_table
+from per_game import PerGame
 
 from referee import Rejected
 
@@ -173,11 +174,13 @@ def climbing(legal):
     return lambda match, rng, known=0.0: ClimbingTable(match, rng, known, legal)
 
 
-SIMULATORS = {
-    "ogorek": climbing(lambda hand, trick, options: ogorek_table.legal(hand, trick)),
-    "ogurets": climbing(ogurets_table.legal),
-    "agurk": climbing(agurk_table.legal),
-    "oh_hell": SuitRankTable,
-    "duren": AttackBeatTable,
-    "durak": lambda match, rng, known=0.0: durak_table.Table(match, rng, known, SERIES_DEALS),
-}
+SIMULATORS = PerGame("SIMULATORS in tests/support/game_tables.py", "its table simulator: the game's oracle of "
+                     "RULES.md, written apart from the engine, behind one of the tables above (`climbing(legal)` "
+                     "for a game of ranks)", {
+                         "ogorek": climbing(lambda hand, trick, options: ogorek_table.legal(hand, trick)),
+                         "ogurets": climbing(ogurets_table.legal),
+                         "agurk": climbing(agurk_table.legal),
+                         "oh_hell": SuitRankTable,
+                         "duren": AttackBeatTable,
+                         "durak": lambda match, rng, known=0.0: durak_table.Table(match, rng, known, SERIES_DEALS),
+                     })

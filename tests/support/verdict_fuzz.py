@@ -1,12 +1,17 @@
 """Random tables that make every mistake: matches of each game played with random entries (the wrong seat, a
 card seen too often, a bad bid, a forced illegal play, a known hand broken, an undo...), collecting every
-verdict the referee gives, with its code, seat and details, for the tests of the page's words."""
+verdict the referee gives, with its code, seat and details, for the tests of the page's words.
+
+The entries follow the game's catalogue (its events, whether its deal names a trump or a first attacker, its deck);
+the options each game plays with are in `OPTIONS` (a low limit for a game without an entry there), and a game whose
+tables follow its table simulator, mistakes in between, is in `TABLES`."""
 
 from __future__ import annotations
 
 import random
 
 import durak_table
+from per_game import PerGame
 
 from referee import CardError, InvalidInput, Match, Rejected, get_game
 
@@ -22,18 +27,34 @@ def deck(rules: dict) -> list[str]:
     return [rank for rank in rules["ranks"] for _ in range(3 if rank == "X" else 4)]
 
 
+def low_limit(game: str):
+    """The options of a game without its own: a low `limit` now and then (matches that end soon), where the game
+    has one, else its defaults."""
+    has_limit = any(option.name == "limit" for option in get_game(game).options)
+    return (lambda rng: {"limit": rng.choice([5, 21])}) if has_limit else (lambda rng: {})
+
+
+OPTIONS = PerGame("OPTIONS in tests/support/verdict_fuzz.py", "the random options its tables play with", {
+    "oh_hell": lambda rng: {"sequence": [rng.randint(1, 3) for _ in range(rng.randint(1, 3))],
+                            "hook": rng.random() < 0.5, "must_trump": rng.random() < 0.5,
+                            "simultaneous_bids": rng.random() < 0.2},
+    "duren": lambda rng: {"deck": rng.choice([24, 36])},
+    "durak": lambda rng: {"deck": rng.choice([36, 52]), "transfer": rng.random() < 0.7,
+                          "lead_same_rank": rng.random() < 0.8, "throw_in": rng.choice(["all", "neighbours"]),
+                          "first_attack": rng.choice(["left_of_durak", "durak"])},
+    "ogurets": lambda rng: {"jokers": rng.choice([0, 3]), "lives": 1},
+}, default=low_limit)
+"""The options each game's random tables play with, by game: the options that bring out its verdicts."""
+
+TABLES = PerGame("TABLES in tests/support/verdict_fuzz.py", "the table simulator its random tables follow", {
+    "durak": lambda match, rng: durak_table.Table(match, rng, known=0.5, deals=3),
+}, default=lambda game: lambda match, rng: None)
+"""The games whose random tables mostly take their table simulator's legal next event (so that deals get played
+out), a mistake now and then (`durak_step`); the other games' tables enter random events (`command`)."""
+
+
 def random_options(game: str, rng: random.Random) -> dict:
-    if game == "oh_hell":
-        return {"sequence": [rng.randint(1, 3) for _ in range(rng.randint(1, 3))], "hook": rng.random() < 0.5,
-                "must_trump": rng.random() < 0.5, "simultaneous_bids": rng.random() < 0.2}
-    if game == "duren":
-        return {"deck": rng.choice([24, 36])}
-    if game == "durak":
-        return {"deck": rng.choice([36, 52]), "transfer": rng.random() < 0.7, "lead_same_rank": rng.random() < 0.8,
-                "throw_in": rng.choice(["all", "neighbours"]), "first_attack": rng.choice(["left_of_durak", "durak"])}
-    if game == "ogurets":
-        return {"jokers": rng.choice([0, 3]), "lives": 1}
-    return {"limit": rng.choice([5, 21])}
+    return OPTIONS[game](rng)
 
 
 class Fuzzer:
@@ -43,10 +64,13 @@ class Fuzzer:
         players = rng.randint(spec.min_players, min(spec.max_players, 5))
         self.match = Match.create(game, NAMES[:players], random_options(game, rng))
         self.rules = self.match.view()["rules"]
+        self.events = set(self.rules["events"])
+        self.trump = "trump" in spec.event_fields["deal"]  # the deal names the card turned up (when one is)
+        self.attacker = "attacker" in spec.event_fields["deal"]  # and the first attacker (where the rule names none)
         self.deck = deck(self.rules)
         self.players = players
         self.verdicts: list[tuple[str, str, int | None, dict]] = []  # (kind, code, seat, details)
-        self.table = durak_table.Table(self.match, rng, known=0.5, deals=3) if game == "durak" else None
+        self.table = TABLES[game](self.match, rng)
 
     def seat(self, expected: int | None) -> int:
         if expected is not None and self.rng.random() < 0.7:
@@ -65,9 +89,9 @@ class Fuzzer:
         shuffled = self.deck[:]
         rng.shuffle(shuffled)
         size = expected["cards"] if isinstance(expected.get("cards"), int) else self.rules["hand_sizes"][0]
-        if self.game in ("oh_hell", "duren", "durak") and (self.game != "oh_hell" or expected.get("turn_trump")):
+        if self.trump and expected.get("turn_trump", True):
             command["trump"] = shuffled.pop()
-        if self.game == "durak" and rng.random() < 0.9:
+        if self.attacker and rng.random() < 0.9:
             command["attacker"] = rng.randrange(self.players)
         if rng.random() < 0.6 and not all(self.match.state.out):
             seats = [s for s in range(self.players) if not self.match.state.out[s]]
@@ -81,22 +105,23 @@ class Fuzzer:
         roll = rng.random()
         if roll < 0.03 or (self.match.seq == 0 and roll < 0.15):  # an undo, sometimes with nothing to undo
             return {"type": "undo"}
-        if roll < 0.03 + (0.002 if self.game == "duren" else 0.01):  # a series of Dureń runs until it is ended
+        if roll < 0.03 + (0.002 if "attack" in self.events else 0.01):  # a series of Dureń runs until it is ended
             return {"type": "end"}
         if roll < 0.08 or (expected.get("type") == "deal" and rng.random() < 0.8):
             return self.deal(expected)
         kind = expected.get("type")
         seat = self.seat(expected.get("seat"))
-        if "penalty" in self.rules["events"] and rng.random() < 0.03:
+        if "penalty" in self.events and rng.random() < 0.03:
             return {"type": "penalty", "seat": seat, "points": rng.choice([5, 30])}
-        if (kind == "bid" and rng.random() < 0.85) or (self.game == "oh_hell" and rng.random() < 0.1):
+        if (kind == "bid" and rng.random() < 0.85) or ("bid" in self.events and rng.random() < 0.1):
             return {"type": "bid", "seat": seat, "bid": rng.randint(-1, 4)}
-        if self.game == "duren":
-            return self.duren(kind, seat, expected)
+        if "attack" in self.events:
+            return self.attacks(kind, seat, expected)
         return {"type": "play", "seat": seat, "card": self.card()}
 
-    def duren(self, kind: str | None, seat: int, expected: dict) -> dict:
-        """Dureń's entries, often with cards the referee knows the seat holds, so that deals get played out."""
+    def attacks(self, kind: str | None, seat: int, expected: dict) -> dict:
+        """The entries of a game of attacks and defences (Dureń's), often with cards the referee knows the seat
+        holds, so that deals get played out."""
         rng = self.rng
         deal = self.match.state.deal
         held = [str(card) for card in deal.known[seat]] if deal is not None else []
