@@ -119,7 +119,7 @@ def rules_file(game: str) -> tuple[str, ...]:
 
 GAME_FILES = PerGame("GAME_FILES in tests/engine/test_verdict_words.py", "the files of referee/games/ whose "
                      "verdicts its random tables must meet",
-                     {"duren": ("duren.py", "duren_deal.py"), "durak": ("durak.py", "duren_deal.py")},
+                     {"duren": ("duren.py", "duren_deal.py"), "durak": ("durak.py", "durak_deal.py")},
                      default=rules_file)
 
 
