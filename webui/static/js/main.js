@@ -80,6 +80,7 @@ function context() {
     showHands: app.showHands,
     toggleHands,
     log: () => app.log,
+    keepLog, // the log read by the log's tab: the log as last read from then on
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
     eveningKey: (id) => local.get(`evening_key.${id}`),
     send,
@@ -342,6 +343,12 @@ async function readLog() {
   } catch {
     return [];
   }
+}
+
+/** The log read just now by a view (the log's tab): kept as the log last read, unless a newer one came meanwhile. */
+function keepLog(log) {
+  const last = (events) => (events.length ? events[events.length - 1].seq : 0);
+  if (app.key && last(log) >= last(app.log)) app.log = log;
 }
 
 /** The event that proved a finding, in words. */

@@ -1,0 +1,64 @@
+// The trick history of the deal being played, on the scorer's table below its controls: each trick (Dureń: each
+// round, an attack and its defence) as the table saw it, trick by trick. Folded away by default, one line; opened, it
+// grows downwards, under everything else, so that nothing above it moves. A card tapped opens its correction
+// (corrections.js): the sheet comes on the log, with that entry in view above it, and Close comes back here.
+
+import { correctable, openEntry } from "./corrections.js";
+import { h } from "./dom.js";
+import { cardName, cardsText, t } from "./i18n.js";
+import { cardChip } from "./table.js";
+
+function entryButton(ctx, seq, seen, label, content) {
+  return h("button", { type: "button", class: "trick-play", "data-seq": seq, "aria-label": `${t("correct.open")}: #${seq} ${label}`,
+                       on: { click: () => openEntry(ctx, seq, seen, "table") } }, content);
+}
+
+function trickRows(ctx, deal) {
+  const counts = ctx.state.rules.tricks_count;
+  return deal.tricks.filter((trick) => trick.plays.length).map((trick) => h("li", { class: "trick", "data-trick": trick.number },
+    h("span", { class: "trick-number", text: `${trick.number}.` }),
+    trick.plays.map((play) => {
+      const name = ctx.names[play.seat];
+      const label = t("event.play", { name, card: cardName(play.card) });
+      return entryButton(ctx, play.seq, { type: "play", seat: play.seat, card: play.card }, label,
+        [h("span", { class: "trick-name", text: name }), cardChip(play.card)]);
+    }),
+    trick.winner === null || trick.winner === undefined ? null
+      : h("span", { class: "trick-winner", text: t(counts ? "tricks.took" : "tricks.leads", { name: ctx.names[trick.winner] }) })));
+}
+
+/** The defence that answered the attack entered as `seq`: the next entry of the log as last read, if a defence. */
+function defenceAfter(ctx, seq) {
+  const entries = [...correctable(ctx.log ? ctx.log() : []).values()];
+  const at = entries.findIndex((e) => e.seq === seq);
+  const next = at >= 0 ? entries[at + 1] : null;
+  return next && next.type === "defend" ? next : null;
+}
+
+function roundRows(ctx, deal) {
+  return deal.rounds.map((round) => {
+    const attacker = ctx.names[round.attacker];
+    const attack = t("event.attack", { name: attacker, cards: cardsText(round.attack) });
+    const defence = round.defended ? defenceAfter(ctx, round.seq) : null;
+    return h("li", { class: "trick", "data-trick": round.number },
+      h("span", { class: "trick-number", text: `${round.number}.` }),
+      entryButton(ctx, round.seq, { type: "attack", seat: round.attacker, cards: round.attack }, attack,
+        [h("span", { class: "trick-name", text: attacker }), round.attack.map((card) => cardChip(card))]),
+      defence ? entryButton(ctx, defence.seq, defence, ctx.names[defence.seat],
+        [h("span", { class: "trick-name", text: ctx.names[defence.seat] }),
+          round.beats.length ? round.beats.map((b) => cardChip(b.with)) : h("span", { class: "takes", text: t("defend.takes") })]) : null);
+  });
+}
+
+/** The trick history of the deal being played (the scorer's phone only); null before its first card. */
+export function trickHistory(ctx) {
+  const deal = ctx.state.deal;
+  if (!ctx.canScore || !deal) return null;
+  const rows = deal.tricks ? trickRows(ctx, deal) : deal.rounds ? roundRows(ctx, deal) : [];
+  if (!rows.length) return null;
+  return h("details", { class: "trick-history", id: "trick-history", open: ctx.ui.tricksOpen || null,
+                        on: { toggle: (e) => { ctx.ui.tricksOpen = e.target.open; } } },
+    h("summary", { text: t(deal.rounds ? "tricks.rounds" : ctx.state.rules.tricks_count ? "tricks.title" : "tricks.turns", { n: deal.number }) }),
+    h("p", { class: "hint", text: t("tricks.hint") }),
+    h("ol", { class: "tricks" }, rows));
+}
