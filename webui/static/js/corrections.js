@@ -170,6 +170,8 @@ async function send(ctx, body) {
 /**
  * A correction refused: the words of why, in the table's language, in the sheet (and for the referee's message at
  * the top of the page, `error.said`); `force` sends it again to let the later entries stand, where the rule allows.
+ * True when the sheet is open and the refusal is the referee's word on the correction itself (not the key, nor the
+ * log moved on by another phone): the sheet says it by the thumb, and the page nowhere else.
  */
 export function correctionRefused(error, names, force) {
   const details = error.details || {};
@@ -180,8 +182,12 @@ export function correctionRefused(error, names, force) {
   }
   const text = error.said || verdictText(error.code, details, details.seat, names) || codeText(error.code, error.message);
   refusal = { text, force: details.forceable ? force : null };
-  if (open) open = { ...open, sent: false };
+  if (!open) return false;
+  open = { ...open, sent: false };
+  return [409, 422].includes(error.status) && !ELSEWHERE.has(error.code);
 }
+
+const ELSEWHERE = new Set(["seq_conflict", "possibly_recorded", "key_required", "wrong_key"]);
 
 // --- the sheet ----------------------------------------------------------------------------------------
 

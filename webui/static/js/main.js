@@ -376,8 +376,8 @@ async function refused(error, entry, dropped) {
   const { expect_seq: _, ...body } = entry.body;
   const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
   say(() => t("referee.not_recorded", { what: what() }));
-  if (body.type === "correct") correctionRefused(error, names, () => send({ ...body, force: true }));
-  showError(error, {
+  const inSheet = body.type === "correct" && correctionRefused(error, names, () => send({ ...body, force: true }));
+  if (!inSheet) showError(error, {
     what: t("referee.not_recorded", { what: what() }),
     names,
     letItStand: () => send({ ...body, force: true }),
