@@ -295,3 +295,36 @@ def test_the_trick_history_opens_below_everything_and_moves_nothing(new_phone, s
     plays = phone.page.locator("#trick-history .trick-play")
     assert plays.locator(".trick-name").all_inner_texts() == ["N", "E"]
     assert [card.get_attribute("data-card") for card in plays.locator(".card").all()] == ["9", "10"]
+
+
+def test_the_sheets_and_the_trick_history_pass_axe(new_phone, server_api):
+    """axe-core (WCAG 2 A and AA, test_page_axe.py) over the trick history, the scoresheet's deals as buttons and every
+    sheet of a correction: no serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+    from test_page_axe import check
+    axe, found = Axe(), []
+    phone = scorer(new_phone, a_match(server_api, "ogorek", ["S", "W", "N", "E"], OGOREK))
+    phone.click("#trick-history > summary")
+    check(phone, axe, "trick history", found)
+    phone.tab("scores")
+    check(phone, axe, "scoresheet to correct", found)
+    phone.click('#scoresheet tr[data-deal="1"] button.sheet-deal')
+    phone.page.wait_for_selector("#correction .correct-pick")
+    check(phone, axe, "pick", found)
+    phone.click("#correct-close")
+    phone.tab("log")
+    for seq, choice, screen in [(29, "#correct-change", "play"), (29, "#correct-insert", "insert"),
+                                (28, "#correct-change", "penalty"), (26, "#correct-change", "deal"),
+                                (28, "#correct-remove", "remove")]:
+        open_entry(phone, seq)
+        phone.click(choice)
+        check(phone, axe, screen, found)
+    for game, players, log, entries in [("oh_hell", ["S", "W", "N"], OH_HELL, [2, 1, 5]),
+                                        ("duren", ["S", "W"], DUREN, [2, 5, 6, 1])]:
+        phone = scorer(new_phone, a_match(server_api, game, players, log))
+        phone.tab("log")
+        for seq in entries:
+            open_entry(phone, seq)
+            phone.click("#correct-change")
+            check(phone, axe, f"{game} #{seq}", found)
+    assert found == []

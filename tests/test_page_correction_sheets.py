@@ -113,6 +113,8 @@ def test_every_sheet_of_a_correction_asks_in_the_tables_language_by_the_thumb(ne
     phone.click("#correct-close")
     # from the scoresheet: deal 1's entries; from the trick history: N's 9
     phone.tab("scores")
+    phone.page.locator("#scoresheet").scroll_into_view_if_needed()
+    phone.screenshot(f"sheet-{size}-{lang}-scoresheet", full_page=False)
     phone.click('#scoresheet tr[data-deal="1"] td[data-seat="3"]')
     phone.page.wait_for_selector('#correction .correct-pick[data-seq="1"]')
     assert phone.text("#correction .correct-ask") == t("correct.ask_pick", n=1)

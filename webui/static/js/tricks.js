@@ -5,24 +5,28 @@
 
 import { correctable, openEntry } from "./corrections.js";
 import { h } from "./dom.js";
-import { cardName, cardsText, t } from "./i18n.js";
+import { cardText, t } from "./i18n.js";
 import { cardChip } from "./table.js";
 
-function entryButton(ctx, seq, seen, label, content) {
-  return h("button", { type: "button", class: "trick-play", "data-seq": seq, "aria-label": `${t("correct.open")}: #${seq} ${label}`,
-                       on: { click: () => openEntry(ctx, seq, seen, "table") } }, content);
+/**
+ * A button for the entry numbered `seq`: whose it is and its cards (`cards`, or the words instead of them), as the
+ * table sees them; its name begins with those words, then says that it opens the correction.
+ */
+function entryButton(ctx, seq, seen, seat, cards, words = null) {
+  const name = ctx.names[seat];
+  const shown = words ? [words] : cards.map(cardText);
+  return h("button", { type: "button", class: "trick-play", "data-seq": seq,
+                       "aria-label": `${name} ${shown.join(" ")} · ${t("correct.open")} #${seq}`,
+                       on: { click: () => openEntry(ctx, seq, seen, "table") } },
+  h("span", { class: "trick-name", text: name }),
+  words ? [" ", h("span", { class: "takes", text: words })] : cards.map((card) => [" ", cardChip(card)]));
 }
 
 function trickRows(ctx, deal) {
   const counts = ctx.state.rules.tricks_count;
   return deal.tricks.filter((trick) => trick.plays.length).map((trick) => h("li", { class: "trick", "data-trick": trick.number },
     h("span", { class: "trick-number", text: `${trick.number}.` }),
-    trick.plays.map((play) => {
-      const name = ctx.names[play.seat];
-      const label = t("event.play", { name, card: cardName(play.card) });
-      return entryButton(ctx, play.seq, { type: "play", seat: play.seat, card: play.card }, label,
-        [h("span", { class: "trick-name", text: name }), cardChip(play.card)]);
-    }),
+    trick.plays.map((play) => entryButton(ctx, play.seq, { type: "play", seat: play.seat, card: play.card }, play.seat, [play.card])),
     trick.winner === null || trick.winner === undefined ? null
       : h("span", { class: "trick-winner", text: t(counts ? "tricks.took" : "tricks.leads", { name: ctx.names[trick.winner] }) })));
 }
@@ -37,16 +41,12 @@ function defenceAfter(ctx, seq) {
 
 function roundRows(ctx, deal) {
   return deal.rounds.map((round) => {
-    const attacker = ctx.names[round.attacker];
-    const attack = t("event.attack", { name: attacker, cards: cardsText(round.attack) });
     const defence = round.defended ? defenceAfter(ctx, round.seq) : null;
     return h("li", { class: "trick", "data-trick": round.number },
       h("span", { class: "trick-number", text: `${round.number}.` }),
-      entryButton(ctx, round.seq, { type: "attack", seat: round.attacker, cards: round.attack }, attack,
-        [h("span", { class: "trick-name", text: attacker }), round.attack.map((card) => cardChip(card))]),
-      defence ? entryButton(ctx, defence.seq, defence, ctx.names[defence.seat],
-        [h("span", { class: "trick-name", text: ctx.names[defence.seat] }),
-          round.beats.length ? round.beats.map((b) => cardChip(b.with)) : h("span", { class: "takes", text: t("defend.takes") })]) : null);
+      entryButton(ctx, round.seq, { type: "attack", seat: round.attacker, cards: round.attack }, round.attacker, round.attack),
+      defence ? entryButton(ctx, defence.seq, defence, defence.seat, round.beats.map((b) => b.with),
+        round.beats.length ? null : t("defend.takes")) : null);
   });
 }
 
