@@ -138,6 +138,9 @@ def test_a_penalty_corrected_a_forgotten_one_inserted_and_the_end_removed(new_ph
     phone.click("#correct-remove-yes")
     recorded(phone, server_api, match, 4)
     assert server_api(f"/api/matches/{match['id']}")["status"] == "playing"
+    phone.page.wait_for_selector("#correct-remove[disabled]")  # the end no longer stands: nothing more to do with it
+    assert phone.text("#correct-entry").endswith(f"({t('correct.gone')})")
+    assert phone.page.locator("#correct-insert").is_disabled()
 
     open_entry(phone, 2)  # W's 5 were N's 3
     phone.click("#correct-change")

@@ -263,7 +263,8 @@ export function correctionSheet(ctx, describe, entries, fresh = false) {
     remove: !picking && !open.gone,
     insert: !picking && !open.gone && insertable(ctx.state).length > 0,
   };
-  const title = picking ? t("correct.deal_title", { n: open.deal }) : `#${open.seq} · ${describe(entry, ctx.names)}`;
+  const title = picking ? t("correct.deal_title", { n: open.deal })
+    : `#${open.seq} · ${describe(entry, ctx.names)}${open.gone ? ` (${t("correct.gone")})` : ""}`;
   const choice = (name, id) => h("button", { type: "button", class: "secondary", id, disabled: !can[name],
                                              "aria-pressed": can[name] ? String(open.mode === name) : null,
                                              on: { click: () => choose(ctx, name, entries) } }, t(`correct.${name}`));

@@ -15,11 +15,12 @@ import { cardChip } from "./table.js";
 function entryButton(ctx, seq, seen, seat, cards, words = null) {
   const name = ctx.names[seat];
   const shown = words ? [words] : cards.map(cardText);
+  const content = [h("span", { class: "trick-name", text: name }),
+    words ? [" ", h("span", { class: "takes", text: words })] : cards.map((card) => [" ", cardChip(card)])];
+  if (seq === null) return h("span", { class: "trick-play" }, content); // not in the log as last read: said, not tappable
   return h("button", { type: "button", class: "trick-play", "data-seq": seq,
                        "aria-label": `${name} ${shown.join(" ")} · ${t("correct.open")} #${seq}`,
-                       on: { click: () => openEntry(ctx, seq, seen, "table") } },
-  h("span", { class: "trick-name", text: name }),
-  words ? [" ", h("span", { class: "takes", text: words })] : cards.map((card) => [" ", cardChip(card)]));
+                       on: { click: () => openEntry(ctx, seq, seen, "table") } }, content);
 }
 
 function trickRows(ctx, deal) {
@@ -45,7 +46,8 @@ function roundRows(ctx, deal) {
     return h("li", { class: "trick", "data-trick": round.number },
       h("span", { class: "trick-number", text: `${round.number}.` }),
       entryButton(ctx, round.seq, { type: "attack", seat: round.attacker, cards: round.attack }, round.attacker, round.attack),
-      defence ? entryButton(ctx, defence.seq, defence, defence.seat, round.beats.map((b) => b.with),
+      round.defended ? entryButton(ctx, defence ? defence.seq : null, defence,
+        defence ? defence.seat : (round.attacker + 1) % ctx.state.players.length, round.beats.map((b) => b.with),
         round.beats.length ? null : t("defend.takes")) : null);
   });
 }
