@@ -124,6 +124,32 @@ def test_a_dealer_corrected_keeps_the_hands_entered_with_the_deal(new_phone, ser
     assert state["deal"]["dealer"] == 1 and state["expected"]["seat"] == 2
 
 
+@pytest.mark.parametrize(("lang", "size"), [("en", "360x740"), ("ru", "390x844")])
+def test_the_hands_entered_with_a_deal_corrected_where_the_phone_shows_them(new_phone, server_api, lang, size):
+    """W's 3 was a 2: on a phone that shows the hands, the deal's sheet offers the known hands, as the deal step does;
+    a hand begun and not complete holds the correction back."""
+    match = a_match(server_api, "ogorek", ["S", "W", "N", "E"], [{"type": "deal", "dealer": 0, "hands": {"1": W_HAND}}])
+    phone = scorer(new_phone, match, lang, size)
+    phone.click("#show-hands")
+    phone.page.wait_for_selector("#shown-hands")
+    phone.tab("log")
+    open_entry(phone, 1)
+    phone.click("#correct-change")
+    phone.click("#correction .known-hands summary")
+    phone.click('#correction .known-hands .seat-buttons button[data-seat="1"]')
+    chips = phone.page.locator("#correction .known-hands .chosen-cards .chip-button")
+    chips.nth(0).wait_for()
+    assert [chip.locator(".card").get_attribute("data-card") for chip in chips.all()] == W_HAND
+    phone.click("#correction .known-hands .chosen-cards .chip-button:nth-child(6)")  # the 3 out: begun, not complete
+    phone.page.wait_for_selector("#correct-send[disabled]")
+    phone.screenshot(f"correct-hands-{size}-{lang}", full_page=False)
+    phone.click('#correction .known-hands .keypad button[data-card="2"]')
+    phone.page.wait_for_selector("#correct-send:not([disabled])")
+    phone.click("#correct-send")
+    recorded(phone, server_api, match, 2)
+    assert events_of(server_api, match, keyed=True)[1]["with"]["hands"] == {"1": ["K", "K", "7", "6", "4", "2"]}
+
+
 def test_a_penalty_corrected_a_forgotten_one_inserted_and_the_end_removed(new_phone, server_api):
     t = words("pl")
     match = a_match(server_api, "ogorek", ["S", "W", "N", "E"],

@@ -4,12 +4,13 @@
 //
 // Every field of an event the referee reads may be corrected: a play's seat and card, a penalty's seat and points,
 // a bid's seat and number, a deal's dealer and the card turned up, the seat that swapped the nine of trumps, an
-// attack's seat and cards, a defence's beats. The hands entered with a deal are kept as they were (the page offers
-// no keypad for them here); the end of the match has nothing to correct, and the sheet says so.
+// attack's seat and cards, a defence's beats, and on a phone that shows the hands entered with a deal, those hands
+// (elsewhere they are kept as they were); the end of the match has nothing to correct, and the sheet says so.
 
 import { rankKeys } from "./cards.js";
 import { h } from "./dom.js";
 import { cardText, t, tn } from "./i18n.js";
+import { handsToSend, incompleteHands, knownHandsField } from "./hands.js";
 import { rankPad, suitedPad } from "./keypad.js";
 import { cardChip, nameCut } from "./table.js";
 
@@ -81,11 +82,11 @@ function seats(ctx, draft, field, label, redraw) {
 }
 
 /** The card keys of the match; a full deck shows one suit at a time, the draft's (that of the card it corrects). */
-function cardPad(ctx, draft, { onPick, label, chosen }) {
+function cardPad(ctx, draft, { onPick, label, chosen, gone }) {
   const { state } = ctx;
   const ranks = rankKeys(state);
-  if (state.rules.keypad === "ranks") return rankPad({ ranks, onPick, label });
-  return suitedPad({ ranks, ui: draft, onPick, label, chosen });
+  if (state.rules.keypad === "ranks") return rankPad({ ranks, onPick, label, gone });
+  return suitedPad({ ranks, ui: draft, onPick, label, chosen, gone });
 }
 
 function sendButton(label, disabled, onClick) {
@@ -135,18 +136,48 @@ function bid(ctx, e) {
     }, String(n))))];
 }
 
+/**
+ * The hands entered with a deal, to correct, where this phone shows them (Show hands): the deal step's field of known
+ * hands, on the draft's own copy of them; a hand begun and not complete holds the correction back. Elsewhere the
+ * hands stay as they were (the correction reads them with the key and sends them back, corrections.js).
+ */
+function handsField(ctx, e) {
+  const { draft } = e;
+  if (!ctx.showHands) return { field: h("p", { class: "hint correct-hint", text: t("correct.hands_kept", { show: t("hands.show") }) }), waiting: [], hands: draft.hands };
+  const size = e.where.size;
+  const ui = draft.handsUi || (draft.handsUi = {
+    hands: Object.fromEntries(Object.entries(draft.hands || {}).map(([seat, cards]) => [seat, [...cards]])) });
+  // a card of rank and suit is one of its kind: held by one hand, or turned up (ranks alone come four times)
+  const held = (card) => ctx.state.rules.suited && (Object.values(ui.hands).some((cards) => cards.includes(card)) || card === draft.trump);
+  const pad = ({ gone, onPick }) => cardPad(ctx, ui, { label: t("hands.keypad"), gone: (card) => gone(card) || held(card), onPick });
+  const waiting = incompleteHands(ui, size);
+  const field = knownHandsField({ ...ctx, ui, redraw: e.redraw }, { size, pad, waiting });
+  // opened or closed by a tap, drawn again at once: what it shows counts as new to the taps for a moment (taps.js),
+  // as what any redraw brings, rather than moved under the finger unseen
+  const toggle = (event) => {
+    if (!event.target.closest("summary")) return;
+    event.preventDefault();
+    ui.handsOpen = !field.open;
+    e.redraw();
+  };
+  // an area of its own: its seats and keys are other controls than the dealer's seats and the trump's keys (taps.js)
+  return { field: h("div", { "data-area": "correction-hands", on: { click: toggle } }, field), waiting,
+           hands: handsToSend(ui, size) };
+}
+
 function deal(ctx, e) {
   const { draft, seq } = e;
   const trumped = draft.trump !== undefined && draft.trump !== null;
   const question = trumped ? t("correct.ask_deal_trump", { seq }) : t("correct.ask_deal", { seq });
+  const hands = handsField(ctx, e);
   return [ask(question),
     seats(ctx, draft, "dealer", t("deal.dealer"), e.redraw),
     trumped ? h("p", { class: "label correct-trump", text: t("correct.trump_is", { card: cardText(draft.trump) }) }) : null,
     trumped ? cardPad(ctx, draft, { label: t("correct.trump_pad"), chosen: (card) => card === draft.trump,
-                             onPick: (card) => { draft.trump = card; e.redraw(); } }) : null,
-    h("p", { class: "hint correct-hint", text: t("correct.hands_kept") }),
-    sendButton(t("correct.send"), false, () => e.done({
-      type: "deal", dealer: draft.dealer, ...(trumped ? { trump: draft.trump } : {}), ...(draft.hands ? { hands: draft.hands } : {}) }))];
+                                    onPick: (card) => { draft.trump = card; e.redraw(); } }) : null,
+    sendButton(t("correct.send"), hands.waiting.length > 0, () => e.done({
+      type: "deal", dealer: draft.dealer, ...(trumped ? { trump: draft.trump } : {}), ...(hands.hands ? { hands: hands.hands } : {}) })),
+    hands.field];
 }
 
 function exchange(ctx, e) {
