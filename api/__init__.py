@@ -11,6 +11,7 @@ import webui
 
 from . import (
     bodies,
+    clubs,
     encoding,
     errors,
     evenings,
@@ -29,7 +30,7 @@ from .version import VERSION
 __all__ = ["create_app"]
 
 MAX_BODY_BYTES = 64 * 1024
-MATCHES_CACHED = 1000  # per server process; see the README's "Performance" for the memory it takes
+MATCHES_CACHED = 1000  # per server process; docs/contributing.md's "Performance" says the memory it takes
 
 
 class Kibic(Flask):
@@ -81,12 +82,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.install(app)
     matches.install(app)
     evenings.install(app)
+    clubs.install(app)
     limits.install(app)
     errors.register(app)
     bodies.register(app)
     security.register(app)
     app.register_blueprint(views.bp)
     app.register_blueprint(evenings.bp)
+    app.register_blueprint(clubs.bp)
     stream.register(app)
     app.register_blueprint(webui.bp)
     app.register_blueprint(health.bp)

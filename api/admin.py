@@ -6,7 +6,7 @@ PostgreSQL address.
 A SQLite backup is made and put back through SQLite's backup API, online: a backup is one consistent file (never
 the file copied beside its write-ahead log), and a restore writes the backup into the live file under its write
 lock, with a new `generation` in `settings` that each server process notices at its next request
-(`store.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
+(`store.sqlite.notice_restore`): every process then serves the restored state and forgets the matches it held. A file
 that is not a whole Kibic database is refused before anything is changed. On PostgreSQL, `pg_dump` and `pg_restore`
 do both (wrapped by `backup` and `restore`; found on the PATH, else where Debian's packages put them): a file that
 is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and a restore writes a new
@@ -35,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from . import store
+from .store import sqlite, sqlite_file
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ class Connection:
         if not Path(database).exists():
             raise AdminError(f"There is no database at {database}: start `kibic serve` (or `kibic migrate`) "
                              "once to make it, or name it with --data or KIBIC_DB.")
-        self.db = store.connect(database)
+        self.db = sqlite_file.connect(database)
         self.conn = self.db.conn
         self.conn.isolation_level = None
 
@@ -119,7 +120,7 @@ class Connection:
 
     def new_generation(self) -> None:
         """Tells every server process that the data changed behind its back (a restore, a deletion, a name
-        forgotten): each forgets the matches it holds at its next request (`store.notice_restore`)."""
+        forgotten): each forgets the matches it holds at its next request (`store.sqlite.notice_restore`)."""
         self.conn.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('generation', ?)",
                           [secrets.token_hex(8)])
 
@@ -159,6 +160,30 @@ class Connection:
 
     def set_players(self, match_id: str, players: str) -> None:
         self.conn.execute("UPDATE matches SET players = ? WHERE id = ?", [players, match_id])
+
+    def club_names(self) -> list[tuple[str, str]]:
+        return self.conn.execute("SELECT id, name FROM clubs").fetchall()
+
+    def set_club_name(self, club_id: str, name: str) -> None:
+        self.conn.execute("UPDATE clubs SET name = ? WHERE id = ?", [name, club_id])
+
+    def member_names(self) -> list[tuple[str, str, str]]:
+        return self.conn.execute("SELECT club_id, id, name FROM club_members").fetchall()
+
+    def set_member_name(self, club_id: str, member_id: str, name: str) -> None:
+        self.conn.execute("UPDATE club_members SET name = ? WHERE club_id = ? AND id = ?",
+                          [name, club_id, member_id])
+
+    def seat_names(self) -> list[tuple[str, str, str, str]]:
+        return self.conn.execute("SELECT club_id, name, shown, member_id FROM club_names").fetchall()
+
+    def set_seat_name(self, club_id: str, name: str, new: str | None, shown: str) -> None:
+        """The name that seats a member renamed (`new`), or dropped (None) when the new name seats one already."""
+        if new is None:
+            self.conn.execute("DELETE FROM club_names WHERE club_id = ? AND name = ?", [club_id, name])
+        else:
+            self.conn.execute("UPDATE club_names SET name = ?, shown = ? WHERE club_id = ? "
+                              "AND name = ?", [new, shown, club_id, name])
 
     def evening_names(self) -> list[tuple[str, str]]:
         return self.conn.execute("SELECT id, name FROM evenings").fetchall()
@@ -244,6 +269,30 @@ class PostgresConnection(Connection):
     def set_players(self, match_id: str, players: str) -> None:
         self.conn.execute("UPDATE matches SET players = %s WHERE id = %s", [players, match_id])
 
+    def club_names(self) -> list[tuple[str, str]]:
+        return self.conn.execute("SELECT id, name FROM clubs").fetchall()
+
+    def set_club_name(self, club_id: str, name: str) -> None:
+        self.conn.execute("UPDATE clubs SET name = %s WHERE id = %s", [name, club_id])
+
+    def member_names(self) -> list[tuple[str, str, str]]:
+        return self.conn.execute("SELECT club_id, id, name FROM club_members").fetchall()
+
+    def set_member_name(self, club_id: str, member_id: str, name: str) -> None:
+        self.conn.execute("UPDATE club_members SET name = %s WHERE club_id = %s AND id = %s",
+                          [name, club_id, member_id])
+
+    def seat_names(self) -> list[tuple[str, str, str, str]]:
+        return self.conn.execute("SELECT club_id, name, shown, member_id FROM club_names").fetchall()
+
+    def set_seat_name(self, club_id: str, name: str, new: str | None, shown: str) -> None:
+        """The name that seats a member renamed (`new`), or dropped (None) when the new name seats one already."""
+        if new is None:
+            self.conn.execute("DELETE FROM club_names WHERE club_id = %s AND name = %s", [club_id, name])
+        else:
+            self.conn.execute("UPDATE club_names SET name = %s, shown = %s WHERE club_id = %s "
+                              "AND name = %s", [new, shown, club_id, name])
+
     def evening_names(self) -> list[tuple[str, str]]:
         return self.conn.execute("SELECT id, name FROM evenings").fetchall()
 
@@ -257,7 +306,8 @@ class PostgresConnection(Connection):
         self.conn.execute("UPDATE events SET payload = %s WHERE match_id = %s AND seq = %s", [payload, match_id, seq])
 
     def wipe_old_bytes(self) -> None:
-        """PostgreSQL keeps old row versions until a vacuum: the README says to run VACUUM FULL after a forget."""
+        """PostgreSQL keeps old row versions until a vacuum: docs/operating.md says to run VACUUM FULL after a
+        forget."""
 
     def drop_old_log(self) -> None:
         """PostgreSQL's own write-ahead log is recycled by the server."""
@@ -279,7 +329,7 @@ def migrate(database: str) -> list[str]:
     if store.is_postgresql(database):
         import psycopg
 
-        from . import postgres
+        from .store import postgres
 
         with psycopg.connect(database, autocommit=True, connect_timeout=5) as conn:
             applied = postgres.migrate(conn)
@@ -287,7 +337,7 @@ def migrate(database: str) -> list[str]:
             log.info("migrated %s: %s", store.described(database), ", ".join(applied))
         return applied
     before = set(applied_migrations(database)) if Path(database).exists() else set()
-    store.migrate(database)  # which logs what it applied
+    sqlite.migrate(database)  # which logs what it applied
     return [name for name in applied_migrations(database) if name not in before]
 
 
@@ -302,10 +352,10 @@ def applied_migrations(database: str) -> list[str]:
 
 def known_migrations(database: str) -> list[str]:
     if store.is_postgresql(database):
-        from . import postgres
+        from .store import postgres
 
         return [step.__name__ for step in postgres.MIGRATIONS]
-    return [migration.name for migration in store.migrations._migrations]
+    return [migration.name for migration in sqlite.migrations._migrations]
 
 
 @dataclass
@@ -437,7 +487,7 @@ def kibic_database(path: Path) -> None:
             head = file.read(100)
     except OSError as exc:
         raise AdminError(f"{path} cannot be read: {exc.strerror}.") from None
-    if not head.startswith(store.SQLITE_MAGIC):
+    if not head.startswith(sqlite_file.SQLITE_MAGIC):
         raise AdminError(f"{path} is not a Kibic database: it is not a SQLite file at all.")
     try:
         with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as conn:
@@ -469,7 +519,7 @@ def restore(database: str, source: str | Path) -> dict:
     kibic_database(source)
     live = Path(database)
     if not live.exists():
-        store.migrate(database)  # a fresh machine: an empty database (0600) to restore into
+        sqlite.migrate(database)  # a fresh machine: an empty database (0600) to restore into
     staged = live.with_name(f".{live.name}.restore.{os.getpid()}")
     os.close(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
     try:
@@ -477,14 +527,14 @@ def restore(database: str, source: str | Path) -> dict:
                 closing(sqlite3.connect(staged, isolation_level=None)) as copy:
             backup_file.backup(copy)
             copy.execute("PRAGMA journal_mode = DELETE")
-        store.migrate(str(staged))  # a backup of an older version: brought to this one's tables first
+        sqlite.migrate(str(staged))  # a backup of an older version: brought to this one's tables first
         with closing(sqlite3.connect(staged, isolation_level=None)) as copy:
             copy.execute("PRAGMA journal_mode = DELETE")
             copy.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('generation', ?)",
                          [secrets.token_hex(8)])
             if copy.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
                 raise AdminError(f"{source} could not be copied whole: nothing was changed.")
-            with closing(store.connect(database).conn) as target:
+            with closing(sqlite_file.connect(database).conn) as target:
                 target.execute("PRAGMA busy_timeout = 30000")
                 try:
                     copy.backup(target, sleep=0.05)  # under the live file's write lock: readers see it whole at once
@@ -621,13 +671,14 @@ def same_name(name: str) -> str:
 
 
 def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
-    """Replaces a person's name everywhere Kibic keeps it (the players of every match, the evenings' names, any
+    """Replaces a person's name everywhere Kibic keeps it (the players of every match, the evenings' names, the
+    clubs' names, members and the names that seat them (`forget_in_clubs`), any
     event that holds it), however it was written (case, spaces); on SQLite the old bytes are overwritten too
     (`secure_delete`, and the write-ahead log emptied). Counts what it changed."""
     wanted = same_name(name)
     if not wanted:
         raise AdminError("Name the person to forget.")
-    counts = {"matches": 0, "evenings": 0, "events": 0}
+    counts = {"matches": 0, "evenings": 0, "clubs": 0, "events": 0}
     with connected(database) as conn:
         conn.wipe_old_bytes()
         with conn.transaction():
@@ -641,6 +692,7 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
                 if changed != evening:
                     conn.set_evening_name(evening_id, changed)
                     counts["evenings"] += 1
+            counts["clubs"] = forget_in_clubs(conn, name, wanted, replacement)
             for match_id, seq, payload in conn.payloads():
                 event = json.loads(payload)
                 changed = replaced_values(event, wanted, replacement)
@@ -651,6 +703,34 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
         conn.drop_old_log()
     log.info("forgot a name (hash %s): %s", hashlib.sha256(wanted.encode()).hexdigest()[:8], counts)
     return counts
+
+
+def forget_in_clubs(conn: Connection, name: str, wanted: str, replacement: str) -> int:
+    """The name forgotten in the clubs: a club's name holding it, a member's display name, and the name that seats
+    them (now the replacement, as their matches' seats are: a member keeps their figures under it). Where the
+    replacement seats another member of the club already, the forgotten name is dropped, and its matches' seats
+    count for that member: a club that forgets two people keeps them apart by forgetting each under a replacement
+    of its own (`kibic forget NAME --as ...`). Counts the clubs changed."""
+    changed = set()
+    for club_id, club in conn.club_names():
+        new = replaced_in(club, name, replacement)
+        if new != club:
+            conn.set_club_name(club_id, new)
+            changed.add(club_id)
+    for club_id, member_id, shown in conn.member_names():
+        if same_name(shown) == wanted:
+            conn.set_member_name(club_id, member_id, replacement)
+            changed.add(club_id)
+    from referee.match import same_name as seat_name  # how a club compares the names that seat its members
+
+    seats, seated = conn.seat_names(), seat_name(name)
+    taken = {(club_id, seat) for club_id, seat, _, _ in seats}
+    for club_id, seat, _shown, _member in seats:
+        if seat == seated:
+            new = seat_name(replacement)
+            conn.set_seat_name(club_id, seat, None if (club_id, new) in taken else new, replacement)
+            changed.add(club_id)
+    return len(changed)
 
 
 def renamed(names: list, wanted: str, replacement: str) -> list:

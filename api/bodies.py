@@ -16,23 +16,34 @@ connection closed), nothing of it used.
 Chunked is the only transfer coding read: a body said to be gzipped, deflated (or anything else) before it
 was chunked is refused with 400, not read as if the coding were not there (gunicorn passes such a header on
 and decodes nothing).
+
+A route reads its body as JSON with `json_body` (the matches' and the evenings' alike): strict JSON, every
+number read exactly as written or refused (400).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import logging
+import math
+import re
 
+import orjson
 from flask import Flask, Request, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .errors import BadBody, BodyTooSlow
+from . import store
+from .errors import BadBody, BadContentType, BadJson, BodyTooSlow
 
 log = logging.getLogger(__name__)
 
 REFUSAL = "kibic.body_refused"
 BODY = "kibic.body"
 READ_ONLY = {"GET", "HEAD", "OPTIONS"}  # methods whose bodies no route reads: left unread
+# In a body, what orjson would read otherwise than written: a whole number beyond 64 bits (`store.LONG_NUMBER`),
+# or a number with an exponent, which may lie beyond a float's range (1e-400 read as 0, 1e400 as infinity)
+LONG_NUMBER = re.compile(store.LONG_NUMBER.pattern.encode() + rb"|\d[eE]")
 
 
 class WholeBody:
@@ -141,3 +152,43 @@ def refuse_what_was_refused() -> None:
 def register(app: Flask) -> None:
     app.wsgi_app = WholeBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
     app.before_request(refuse_what_was_refused)
+
+
+# --- the JSON in it --------------------------------------------------------------------------------
+
+def json_body(optional: bool = False) -> object:
+    """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
+    asked = request._get_current_object()  # the request itself: each use of the proxy looks it up again
+    data = body(asked)
+    if not data.strip():
+        if optional:
+            return {}
+        raise BadJson("The request has no body; send it as JSON.")
+    # a phone sends exactly application/json; any other Content-Type is parsed to know whether it is JSON too
+    if asked.environ.get("CONTENT_TYPE") != "application/json" and not asked.is_json:
+        raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
+    if not LONG_NUMBER.search(data):
+        try:
+            return orjson.loads(data)  # strict JSON in UTF-8, without lone surrogates, NaN or Infinity
+        except orjson.JSONDecodeError:
+            pass  # the standard library's reading says what is wrong (or reads what orjson does not: a BOM)
+    try:
+        parsed = json.loads(data, parse_constant=reject_constant, parse_float=float_in_range)
+        json.dumps(parsed, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError) as exc:
+        raise BadJson(f"The body is not valid JSON: {str(exc)[:200]}") from None
+    return parsed
+
+
+def reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def float_in_range(text: str) -> float:
+    """A JSON number with a fraction or an exponent, unless it lies beyond what a float holds (read as 0 or as
+    infinity, it would be taken for another number)."""
+    value = float(text)
+    if math.isinf(value) or (value == 0 and any(digit in "123456789" for digit in text.partition("e")[0]
+                                                 .partition("E")[0])):
+        raise ValueError(f"the number {text[:40]} is too {'large' if value else 'small'} to be read exactly")
+    return value

@@ -46,7 +46,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="the port (KIBIC_PORT; default 8000)")
     serve.add_argument("--workers", type=int, help="worker processes (KIBIC_WORKERS; default 2)")
     serve.add_argument("--https", action="store_true", help="HTTPS on the club's own network: the box's own "
-                       "certificate authority, and --port plain for its /ca page (README: Phones at the table)")
+                       "certificate authority, and --port plain for its /ca page "
+                       "(docs/operating.md: Phones at the table)")
     serve.add_argument("--https-port", type=int, help="the HTTPS port (KIBIC_HTTPS_PORT; default 8443)")
     serve.add_argument("--name", action="append", default=[], help="with --https: one more name the phones reach "
                        "the box by (its own names and addresses are found by themselves)")

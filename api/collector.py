@@ -7,7 +7,7 @@ the step.
 
 What survives a full collection lives long: the matches held, the app. `Collector`, called by the collector at
 the end of each full collection, freezes it (`gc.freeze`): the next full collections look only at what was made
-since. A frozen object is still freed when its last reference goes (a match is no cycle: `tests/test_match.py`).
+since. A frozen object is still freed when its last reference goes (a match is no cycle: `tests/engine/test_match.py`).
 What freezing could keep is a cycle that frozen objects form once they are garbage: every `COMPLETE_EVERY`
 seconds the collector unfreezes everything instead, and the next full collection looks at all of it once and
 frees such cycles.

@@ -18,7 +18,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from referee import Match
 
-from . import store
+from . import loop
 
 # Types orjson would write its own way are handed to Flask's `default`, as the standard library's encoder would
 # (a date as an HTTP date, a dataclass through `asdict`); keys that are not strings are written as `json` does.
@@ -86,7 +86,7 @@ class HistoryText:
 
 
 _texts: weakref.WeakKeyDictionary[Match, HistoryText] = weakref.WeakKeyDictionary()
-_lock = store.real_lock()  # held for a few steps that never wait
+_lock = loop.real_lock()  # held for a few steps that never wait
 
 
 def history_text(match: Match) -> Encoded:
@@ -96,3 +96,11 @@ def history_text(match: Match) -> Encoded:
         if text is None:
             text = _texts[match] = HistoryText()
         return Encoded(text.of(match.state.history))
+
+
+def inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @, a tab or a
+    carriage return gets a ' (a name is never a number: "-2+3" and "-1+cmd|..." are formulas too)."""
+    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell

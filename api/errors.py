@@ -146,6 +146,12 @@ UNKNOWN_OUTCOMES = {
     "evening": "The evening may or may not have been created: the connection to the database was lost while it was "
                "being committed. Send it again with the same Idempotency-Key: the answer is the evening if it was "
                "created, and it is created once if not.",
+    "club": "The club (or its rule) may or may not have been written: the connection to the database was lost while "
+            "it was being committed. Read the club to see, or send it again with the same Idempotency-Key.",
+    "member": "The change of the club's members may or may not have been written: the connection to the database "
+              "was lost while it was being committed. Read the club to see, and send it again if it is not there.",
+    "payment": "The payment may or may not have been marked: the connection to the database was lost while it was "
+               "being committed. Send it again with the same Idempotency-Key: it is marked once.",
 }
 
 
@@ -228,7 +234,7 @@ def handle_error(error: Exception):
 
 
 def status_of(error: Rejected | InvalidInput, otherwise: int) -> int:
-    """The status of an engine's verdict: its code's in CODES (tests/test_verdict_codes.py holds every code
+    """The status of an engine's verdict: its code's in CODES (tests/engine/test_verdict_codes.py holds every code
     the engine gives to that list)."""
     listed = CODES.get(error.code)
     return listed.status if listed else otherwise

@@ -4,7 +4,8 @@
 Idempotency-Key, a retry gets the same evening and key, as for a match: `api.matches`). A
 match created with `"evening": id` and that key (`Authorization: Bearer`) belongs to the evening and takes
 its currency; the evening's key then writes to it as the match's own key does. `GET /api/evenings/{id}`
-needs no key: it shows no card, and each match is read as a reader without the key sees it.
+needs no key: it shows no card, and each match is read as a reader without the key sees it. An evening created
+with `"club": id` and the club's key belongs to the club (`api.clubs`); nothing of the club shows here.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from referee import InvalidInput, Match
 from referee.evening import MAX_MATCHES, MAX_PEOPLE, check_evening_name, evening, figures_rows, people_count
 from referee.match import check_currency
 
-from . import keys, limits, matches, store, views
+from . import bodies, clubs, creations, keys, limits, loop, matches, qr, store
+from .encoding import inert
 from .errors import ApiError, KeyRequired, WrongKey
 
 bp = Blueprint("evenings", __name__)
@@ -54,6 +56,7 @@ class NewEveningSchema(Schema):
 
     name = fields.String(required=True, validate=validate.Length(max=200))
     currency = fields.String(required=True, validate=validate.Length(max=200))
+    club = fields.String(validate=validate.Length(max=200))
 
 
 NEW_EVENING = NewEveningSchema()
@@ -66,39 +69,22 @@ def create_evening():
     """A new evening: 201 with its id, key and (empty) standing. With an Idempotency-Key, a retry gets the same
     evening and key, as a match's creation does."""
     idempotency_key = keys.request_idempotency_key(creation=True)
-    body = views.json_body()
+    body = bodies.json_body()
     fields = NEW_EVENING.load(body)
     name = check_evening_name(fields["name"])
     currency = check_currency(fields["currency"])
     if currency is None:
         raise InvalidInput("bad_currency", "An evening needs its currency, a three-letter code such as PLN.")
+    club_id = clubs.evening_club(fields.get("club"), currency)
     limits.creation()
-    if idempotency_key:
-        evening_id, key = create_once(idempotency_key, body, name, currency)
-    else:
-        evening_id, key = keys.new_match_id(), keys.new_key()
-        store.current().create_evening(evening_id, name, currency, keys.hash_key(key))
+    held = store.current()
+
+    def stores(evening_id: str, key_hash: str, idempotency_key_hash: str | None, digest: str | None) -> None:
+        held.create_evening(evening_id, name, currency, key_hash, idempotency_key_hash, digest, club_id)
+
+    evening_id, key, _ = creations.create(creations.EVENING, idempotency_key, body, stores, held.idempotent_evening)
     location = url_for("evenings.get_evening", evening_id=evening_id)
     return {**standing(evening_id), "key": key}, 201, {"Location": location, "Cache-Control": "no-store"}
-
-
-def create_once(idempotency_key: str, body: object, name: str, currency: str) -> tuple[str, str]:
-    """Stores the evening unless this Idempotency-Key already created one: its id and key, as the first time."""
-    held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("evening", body)
-    earlier = held.idempotent_evening(key_hash)
-    if earlier is None:
-        evening_id = keys.new_match_id()
-        key = keys.derived_key(idempotency_key, evening_id, kind="evening")
-        try:
-            held.create_evening(evening_id, name, currency, keys.hash_key(key), key_hash, digest)
-        except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
-            earlier = held.idempotent_evening(key_hash)
-            if earlier is None:
-                raise
-        else:
-            return evening_id, key
-    first_id = matches.retried(earlier, digest, "an evening", "the phone that started it")
-    return first_id, keys.derived_key(idempotency_key, first_id, kind="evening", key_hash=earlier["key_hash"])
 
 
 @bp.get("/api/evenings/<evening_id>")
@@ -124,7 +110,7 @@ def get_evening_figures(evening_id: str):
 def get_evening_qr(evening_id: str):
     """A QR code of the page's link to the evening (`/?e=<id>`), built as the match's follow code is."""
     evening_row(evening_id)
-    return views.follow_qr("Follow the evening", e=evening_id)
+    return qr.follow_qr("Follow the evening", e=evening_id)
 
 
 @bp.get("/api/matches/<match_id>/figures")
@@ -135,14 +121,6 @@ def get_match_figures(match_id: str):
     response = make_response(summary["matches"][0])
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def inert(cell: str) -> str:
-    """A cell a spreadsheet shows as text, never runs as a formula: a name starting with = + - @, a tab or a
-    carriage return gets a ' (a name is never a number: "-2+3" and "-1+cmd|..." are formulas too)."""
-    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + cell
-    return cell
 
 
 # --- the evening as it stands ----------------------------------------------------------------------
@@ -166,7 +144,7 @@ class Standings:
     def __init__(self, size: int = STANDINGS_KEPT):
         self.size = size
         self.kept: OrderedDict[str, tuple[tuple, dict]] = OrderedDict()
-        self.lock = store.real_lock()  # held for a few dictionary steps, which never wait
+        self.lock = loop.real_lock()  # held for a few dictionary steps, which never wait
 
     def get(self, evening_id: str, mark: tuple) -> dict | None:
         with self.lock:

@@ -3,7 +3,7 @@ it with these (a clone's `gunicorn.conf.py` reads them from here).
 
 gevent workers: each connection is a greenlet, not a worker or a thread, so a phone that sends its request
 slowly, or a follower holding its stream open for the whole evening, costs a little memory and nothing
-else; the README's "Serving" says why this model and not sync or threaded workers.
+else; docs/contributing.md's "Serving" says why this model and not sync or threaded workers.
 """
 
 import importlib.util as _importlib_util

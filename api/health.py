@@ -12,6 +12,7 @@ from flask import Blueprint, current_app
 
 from . import store
 from .errors import error_response
+from .store import sqlite
 from .version import VERSION
 
 bp = Blueprint("health", __name__)
@@ -52,7 +53,7 @@ def no_store(body: dict):
 def not_ready(app) -> str | None:
     """Why the store cannot serve now, in a few words; None when it can."""
     held = store.current(app)
-    if isinstance(held, store.SQLiteStore):
+    if isinstance(held, sqlite.SQLiteStore):
         return sqlite_not_ready(held.path)
     return postgres_not_ready(held)
 
@@ -68,7 +69,7 @@ def sqlite_not_ready(path: str) -> str | None:
         applied = {row[0] for row in conn.execute(
             "SELECT name FROM _sqlite_migrations WHERE migration_set = 'kibic'")}
     except sqlite3.Error as exc:
-        fault = store.sqlite_fault(exc)
+        fault = sqlite.sqlite_fault(exc)
         return fault.cause if isinstance(fault, store.Unavailable) else f"the database cannot be read: {exc}"
     finally:
         conn.close()
@@ -81,7 +82,7 @@ def postgres_not_ready(held) -> str | None:
     import psycopg
     from psycopg_pool import PoolTimeout
 
-    from . import postgres
+    from .store import postgres
 
     try:
         conn = held.pool.getconn(timeout=READY_SECONDS)

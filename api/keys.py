@@ -1,5 +1,6 @@
 """Keys, in one place: ids and keys of new matches and evenings, their hashes, the match key derived from a
-creation's Idempotency-Key with the server's secret, the Idempotency-Key header, and who holds a match's key.
+creation's Idempotency-Key with the server's secret, the Idempotency-Key header and the request's bearer key
+(whether it opens a match is `api.access`'s).
 
 Only hashes of keys are stored, and a key is compared with its hash in constant time. A match created with
 an Idempotency-Key gets a key derived from that creation key, the match id and the server's own secret, so
@@ -18,7 +19,7 @@ import secrets
 from flask import request
 
 from . import store
-from .errors import BadIdempotencyKey, KeyRequired, WrongKey
+from .errors import BadIdempotencyKey
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 # A creation key is a secret, so it must look random: a UUID v4 or at least 32 hex digits (with letters,
@@ -29,9 +30,6 @@ IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 UUID_V4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
 HEX_KEY = re.compile(r"^[0-9a-fA-F]{32,}$")
 BASE64URL_KEY = re.compile(r"^[A-Za-z0-9_-]{22,}$")
-WRITE_NEEDS_KEY = "Changing a match needs its key: send the header Authorization: Bearer <key>."
-READ_WITH_KEY = ("Send the match's key as Authorization: Bearer <key>, or no Authorization header to read the match "
-                 "without its hands.")
 
 
 # --- new ids and keys, and their hashes ------------------------------------------------------------
@@ -70,27 +68,7 @@ def server_secrets() -> list[bytes]:
     """The server's secrets kept in the store, newest first (`api.admin`'s rotation keeps them in `settings`)."""
     from .admin import parse_secrets
 
-    held = store.current()
-    rows = sqlite_secrets() if isinstance(held, store.SQLiteStore) else postgres_secrets(held)
-    return [secret.value for secret in parse_secrets([tuple(row) for row in rows])]
-
-
-@store.sqlite_faults
-def sqlite_secrets() -> list:
-    return store.get_db().execute(
-        "SELECT name, value FROM settings WHERE name = 'server_secret' OR name LIKE 'server_secret:%'").fetchall()
-
-
-def postgres_secrets(held) -> list:
-    from .postgres import postgres_faults
-
-    @postgres_faults
-    def read(held):
-        with held.connection() as conn:
-            return conn.execute("SELECT name, value FROM settings WHERE name = 'server_secret' "
-                                "OR name LIKE 'server_secret:%'").fetchall()
-
-    return read(held)
+    return [secret.value for secret in parse_secrets(store.current().secret_rows())]
 
 
 def hash_key(key: str) -> str:
@@ -116,35 +94,6 @@ def bearer_key() -> str | None:
     scheme, _, key = header.strip().partition(" ")
     key = key.strip()
     return key if scheme.lower() == "bearer" and key else None
-
-
-def authorize(match_id: str, no_key: str = WRITE_NEEDS_KEY) -> None:
-    """The match exists (404) and the request carries its key (401 without one, 403 with another): the match's
-    own, or the key of the evening it belongs to. The key's hash comes from the process's cache of matches
-    (a match's key never changes), read from the match's row only the first time."""
-    from .matches import cache  # api.matches uses this module's keys
-
-    key_hash = cache().key_hash(match_id)
-    key = bearer_key()
-    if key is None:
-        raise KeyRequired(no_key)
-    if not key_matches(key, key_hash) and not evening_key_opens(match_id, key):
-        raise WrongKey("That is not this match's key.")
-
-
-def evening_key_opens(match_id: str, key: str) -> bool:
-    """Whether `key` is the key of the evening the match belongs to."""
-    key_hash = store.current().evening_key_hash(match_id)
-    return key_hash is not None and key_matches(key, key_hash)
-
-
-def reader_has_key(match_id: str) -> bool:
-    """Whether a read comes with the match's key: False without an Authorization header, True with the right
-    key; a wrong or malformed one is refused as for a write (401, 403), so a phone can check a key with it."""
-    if "HTTP_AUTHORIZATION" not in request._get_current_object().environ:  # as `bearer_key` reads it
-        return False
-    authorize(match_id, READ_WITH_KEY)
-    return True
 
 
 def request_idempotency_key(creation: bool = False) -> str | None:

@@ -11,7 +11,7 @@ the next seq; the store's primary key `(match_id, seq)` refuses it when another 
 behind. A request with an `Idempotency-Key` whose event was recorded already gets the first answer again and
 records nothing (422 `idempotency_key_reused` when the key came with another request); the key's record is
 written in the event's own transaction. A creation with an Idempotency-Key (`create`) is made once the same
-way, and its retry gets the same match and key within 24 hours.
+way (`api.creations`, as an evening's), and its retry gets the same match and key within 24 hours.
 """
 
 from __future__ import annotations
@@ -22,18 +22,16 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 
 from referee import Match
 from referee.match import recorded as as_recorded
 
-from . import encoding, keys, store
-from .errors import CreationRetryExpired, IdempotencyKeyReused, PossiblyRecorded, SeqConflict
+from . import creations, encoding, keys, loop, store
+from .errors import IdempotencyKeyReused, PossiblyRecorded, SeqConflict
 
 CACHE = "kibic_matches"
-CREATION_RETRY_WINDOW = timedelta(hours=24)  # a retry after that gets no match key
 STATES_KEPT = 256  # per process: the states built last, each until its match's next event (a few MiB at most)
 lot = secrets.SystemRandom().randrange  # draws the first dealer when the table names none
 
@@ -56,7 +54,7 @@ class MatchCache:
         self.states: OrderedDict[str, tuple[weakref.ref, tuple, dict]] = OrderedDict()  # see `built`
         # held only for a few dictionary steps, which never wait: an operating system's lock, even on gevent's
         # loop (whose cooperative locks cost more), where no greenlet can switch while holding it
-        self.lock = store.real_lock()
+        self.lock = loop.real_lock()
         self.era = 0  # one more at each restore of the data (`forget`)
 
     def __len__(self) -> int:
@@ -208,50 +206,18 @@ def caught_up(match_id: str, match: Match, latest: int, news: list[dict]) -> Mat
 
 def create(match: Match, evening: dict | None, idempotency_key: str | None, body: object,
            room: store.Room | None = None) -> tuple[str, Match, str]:
-    """Stores a new match: its id, the match and its key. With an Idempotency-Key, a retry gets the same match,
-    even when `room` (the evening's, asked in the transaction that stores a new match) would now refuse it."""
-    if idempotency_key:
-        return create_once(idempotency_key, body, match, evening, room)
-    match_id, key = keys.new_match_id(), keys.new_key()
-    key_hash = keys.hash_key(key)
-    store.current().create_match(match_id, match.header(), key_hash, evening_id=evening and evening["id"], room=room)
-    cache().know_key_hash(match_id, key_hash)
-    return match_id, match, key
+    """Stores a new match (made once per Idempotency-Key: `api.creations`): its id, the match and its key. A retry
+    gets the same match, even when `room` (the evening's, asked in the transaction that stores a new match) would
+    now refuse it."""
+    held = store.current()
 
+    def stores(match_id: str, key_hash: str, idempotency_key_hash: str | None, digest: str | None) -> None:
+        held.create_match(match_id, match.header(), key_hash, idempotency_key_hash, digest,
+                          evening_id=evening and evening["id"], room=room)
+        cache().know_key_hash(match_id, key_hash)
 
-def create_once(idempotency_key: str, body: object, match: Match, evening: dict | None,
-                room: store.Room | None = None) -> tuple[str, Match, str]:
-    """Stores the match unless this Idempotency-Key already created one; then answers as the first time."""
-    held, key_hash, digest = store.current(), keys.hash_key(idempotency_key), keys.request_hash("match", body)
-    earlier = held.idempotent_match(key_hash)
-    if earlier is None:
-        match_id = keys.new_match_id()
-        key = keys.derived_key(idempotency_key, match_id)
-        try:
-            held.create_match(match_id, match.header(), keys.hash_key(key), key_hash, digest,
-                              evening_id=evening and evening["id"], room=room)
-            cache().know_key_hash(match_id, keys.hash_key(key))
-        except store.IdempotencyKeyTaken:  # the first attempt of this retry was stored just now
-            earlier = held.idempotent_match(key_hash)
-            if earlier is None:
-                raise
-        else:
-            return match_id, match, key
-    first_id = retried(earlier, digest, "a match", "the phone that scores it")
-    return first_id, Match.replay(store.header(earlier), []), keys.derived_key(idempotency_key, first_id,
-                                                                              key_hash=earlier["key_hash"])
-
-
-def retried(earlier: dict, digest: str, what: str, holder: str) -> str:
-    """The id of what the first request with this Idempotency-Key created (`earlier`, its row), when this request
-    is its retry: the same request (else 422 `idempotency_key_reused`) within 24 hours (else 409
-    `creation_retry_expired`, naming the id but not the key)."""
-    if not hmac.compare_digest(earlier["request_hash"] or "", digest):
-        raise IdempotencyKeyReused(f"This Idempotency-Key already created {what} from a different request.")
-    if datetime.now(UTC) - datetime.fromisoformat(earlier["created"]) > CREATION_RETRY_WINDOW:
-        raise CreationRetryExpired(f"This Idempotency-Key created {what} more than 24 hours ago; its key is only "
-                                   f"given again within 24 hours. Ask {holder} for the key.", {"id": earlier["id"]})
-    return earlier["id"]
+    match_id, key, earlier = creations.create(creations.MATCH, idempotency_key, body, stores, held.idempotent_match)
+    return match_id, match if earlier is None else Match.replay(store.header(earlier), []), key
 
 
 # --- recording an event ----------------------------------------------------------------------------

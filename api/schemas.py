@@ -3,6 +3,11 @@
 These check JSON shapes and size caps only (a seat is a whole number, a card a short text, no unknown
 fields). Ranges, cards and seats are the engine's to say, so that each mistake has one code: `bad_seat`,
 `bad_card`, `bid_out_of_range`, `bad_points`.
+
+The events of every game (deal, play, end) and the correction are the contract's, written here; an event a game
+brings is read from the game's own description of it (`Game.event_schemas`, from which the contract is written
+too): `event_schema` makes its schema from that description, so a new event needs nothing here. marshmallow
+reads the bodies: its fields say what is wrong with each field in the words every 422 `invalid_input` has.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import functools
 
 from marshmallow import Schema, ValidationError, fields, validate
+
+from referee import GAMES
 
 MAX_PLAYERS = 8
 MAX_CARDS = 55  # the largest deck: 52 cards and three jokers
@@ -98,6 +105,7 @@ class DealSchema(EventSchema):
                         values=fields.List(CardText(), validate=validate.Length(max=MAX_CARDS)),
                         validate=validate.Length(max=MAX_PLAYERS))
     trump = CardText(allow_none=True)
+    attacker = Seat(allow_none=True)
 
 
 class PlaySchema(EventSchema):
@@ -105,32 +113,7 @@ class PlaySchema(EventSchema):
     card = CardText(required=True)
 
 
-class BidSchema(EventSchema):
-    seat = Seat(required=True)
-    bid = WholeNumber(required=True)  # 0 to the hand size: the engine's to say (`bid_out_of_range`)
-
-
-class ExchangeSchema(EventSchema):
-    seat = Seat(required=True)
-
-
-class AttackSchema(EventSchema):
-    seat = Seat(required=True)
-    cards = fields.List(CardText(), required=True, validate=validate.Length(min=1, max=MAX_CARDS))
-
-
 BeatSchema = Schema.from_dict({"card": CardText(required=True), "with": CardText(required=True)}, name="BeatSchema")
-
-
-class DefendSchema(EventSchema):
-    seat = Seat(required=True)
-    beats = fields.List(fields.Nested(BeatSchema), required=True, validate=validate.Length(max=MAX_CARDS))
-
-
-class PenaltySchema(EventSchema):
-    seat = Seat(required=True)
-    points = WholeNumber()  # 1 to 1000: the engine's to say (`bad_points`)
-    reason = fields.String(allow_none=True, validate=validate.Length(max=MAX_TEXT))
 
 
 class EndSchema(EventSchema):
@@ -147,16 +130,82 @@ CorrectSchema = EventSchema.from_dict({
 """A correction: `seq` with `with` (the event as it should have been) or `remove`, or `before` with `insert`; which
 of them go together, and which events they name, is the engine's to say (`bad_correction`, `not_correctable`)."""
 
-EVENT_SCHEMAS: dict[str, type[EventSchema]] = {
-    "deal": DealSchema,
-    "play": PlaySchema,
-    "bid": BidSchema,
-    "exchange": ExchangeSchema,
-    "attack": AttackSchema,
-    "defend": DefendSchema,
-    "penalty": PenaltySchema,
-    "end": EndSchema,
-}
+SHARED_EVENTS: dict[str, type[EventSchema]] = {"deal": DealSchema, "play": PlaySchema, "end": EndSchema}
+"""The events of every game, the contract's own (openapi.yaml's `DealEvent`, `PlayEvent`, `EndEvent`)."""
+
+SHAPES = {"Seat": Seat, "Card": CardText, "Beat": lambda **kwargs: fields.Nested(BeatSchema, **kwargs)}
+"""The shared shapes (openapi.yaml's) a game's description of an event may name (`{"$ref": "Seat"}`), as fields."""
+
+
+def described_field(where: str, described: dict, required: bool = False) -> fields.Field:
+    """The field of a value described in JSON Schema, as a game describes the fields of its events: a shared shape
+    (`$ref`), a whole number, a text (`maxLength`), true or false, a list (`minItems`, `maxItems`) or an object of
+    such fields. Its size caps are checked here; its range (`minimum`, `maximum`) is the engine's to say."""
+    kwargs: dict = {"required": required}
+    kind = described.get("type")
+    if isinstance(kind, list):
+        kwargs["allow_none"] = "null" in kind
+        [kind] = [each for each in kind if each != "null"] or [None]
+    if "$ref" in described:
+        if described["$ref"] not in SHAPES:
+            raise ValueError(f"{where} names the shape {described['$ref']!r}, which requests cannot have: one of "
+                             f"{', '.join(SHAPES)} (api/schemas.py SHAPES)")
+        return SHAPES[described["$ref"]](**kwargs)
+    sizes = {"min": described.get("minLength", described.get("minItems")),
+             "max": described.get("maxLength", described.get("maxItems"))}
+    if any(size is not None for size in sizes.values()):
+        kwargs["validate"] = validate.Length(**sizes)
+    if kind == "integer":
+        return WholeNumber(**kwargs)
+    if kind == "string" and "enum" not in described and "pattern" not in described:
+        return fields.String(**kwargs)
+    if kind == "boolean":
+        return StrictBoolean(**kwargs)
+    if kind == "array" and "items" in described:
+        return fields.List(described_field(f"{where}[]", described["items"]), **kwargs)
+    if kind == "object" and "properties" in described:
+        return fields.Nested(Schema.from_dict(described_fields(where, described)), **kwargs)
+    raise ValueError(f"{where} is described in a way requests are not read: {described} (api/schemas.py reads a "
+                     "shared shape, an integer, a string, a boolean, an array or an object)")
+
+
+def described_fields(where: str, described: dict) -> dict[str, fields.Field]:
+    required = set(described.get("required", ()))
+    return {name: described_field(f"{where}.{name}", value, name in required)
+            for name, value in described.get("properties", {}).items()}
+
+
+def event_schema(kind: str, described: dict) -> type[EventSchema]:
+    """The schema of an event a game brings, from the game's description of it (`Game.event_schemas`)."""
+    return EventSchema.from_dict(described_fields(f"the {kind} event", described),
+                                 name=f"{kind.title()}Schema")
+
+
+def event_schemas() -> dict[str, EventSchema]:
+    """Each event type of the games of the registry and its schema, in the contract's order (`Event`): those of
+    every game, then each game's own."""
+    return registry_schemas(tuple(GAMES.values()))
+
+
+@functools.lru_cache(maxsize=4)
+def registry_schemas(games: tuple) -> dict[str, EventSchema]:
+    """The schemas of the events of `games` (made once for the games registered: a game registered later, as a
+    test's, makes them again)."""
+    described: dict[str, dict] = {}
+    for game in games:
+        for kind, description in game.event_schemas.items():
+            if kind in SHARED_EVENTS:
+                raise ValueError(f"{game.name} describes the {kind} event, which is every game's (api/schemas.py)")
+            if described.setdefault(kind, description) != description:
+                raise ValueError(f"the event {kind!r} is described twice, and differently ({game.name})")
+    kinds = dict.fromkeys(kind for game in games for kind in game.event_fields)
+    made: dict[str, EventSchema] = {}
+    for kind in kinds:
+        if kind in SHARED_EVENTS:
+            made[kind] = schema(SHARED_EVENTS[kind])
+        elif kind in described:
+            made[kind] = event_schema(kind, described[kind])()
+    return made
 
 
 def load_event(body: object) -> dict:
@@ -168,24 +217,26 @@ def load_event(body: object) -> dict:
         raise ValidationError({"type": ["Undo has its own route: POST /api/matches/{id}/undo."]})
     if kind == "correct":
         return load_correction(body)
-    if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
-        raise ValidationError({"type": [f"Must be one of: {', '.join([*EVENT_SCHEMAS, 'correct'])}."]})
-    return schema(EVENT_SCHEMAS[kind]).load(body)
+    known = event_schemas()
+    if not isinstance(kind, str) or kind not in known:
+        raise ValidationError({"type": [f"Must be one of: {', '.join([*known, 'correct'])}."]})
+    return known[kind].load(body)
 
 
 def load_correction(body: dict) -> dict:
     """A correction, and the event it puts in the log (`with`, `insert`) checked against the schema of its type."""
     correction = schema(CorrectSchema).load(body)
+    known = event_schemas()
     for key in ("with", "insert"):
         if key not in correction:
             continue
         event = correction[key]
         kind = event.get("type") if isinstance(event, dict) else None
-        if not isinstance(kind, str) or kind not in EVENT_SCHEMAS:
-            kinds = ", ".join(EVENT_SCHEMAS)
+        if not isinstance(kind, str) or kind not in known:
+            kinds = ", ".join(known)
             raise ValidationError({key: {"type": [f"The event as it should have been; one of: {kinds}."]}})
         try:
-            correction[key] = schema(EVENT_SCHEMAS[kind]).load(event)
+            correction[key] = known[kind].load(event)
         except ValidationError as invalid:
             raise ValidationError({key: invalid.messages}) from None
         if "expect_seq" in correction[key]:

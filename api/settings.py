@@ -1,6 +1,6 @@
 """Every setting of Kibic, in one place: the `KIBIC_*` environment variables, each with its default, read and checked
-at start (`load`). A bad value stops the start, naming the setting (`BadSetting`); the README's table of settings is
-written from `SETTINGS` (`python -m api.settings` prints it, a test checks it is the README's).
+at start (`load`). A bad value stops the start, naming the setting (`BadSetting`); the table of settings in
+docs/operating.md is written from `SETTINGS` (`python -m api.settings` prints it, a test checks it is the guide's).
 
 `REFEREE_DB`, the first name of `KIBIC_DB`, is still read when `KIBIC_DB` is not set.
 """
@@ -211,7 +211,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
 
 
 def table() -> str:
-    """The README's table of settings."""
+    """The table of settings in docs/operating.md."""
     lines = ["| setting | default | what it is |", "| --- | --- | --- |"]
     for setting in SETTINGS:
         names = " (or ".join(f"`{name}`" for name in (setting.name, *setting.aliases)) + ")" * len(setting.aliases)

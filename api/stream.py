@@ -26,7 +26,6 @@ wakes the streams at once instead, and the looks, every second then, only make s
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -34,7 +33,7 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from . import matches, store
+from . import loop, matches, store
 from .errors import ApiError
 from .store import StoreError
 
@@ -84,53 +83,28 @@ def message(app: Flask, match_id: str) -> tuple[int, str]:
 
 
 class Departure:
-    """Whether a stream's client has closed its connection, told by a greenlet that waits for its socket to be
-    readable (gevent's `wait_read`): for streams served by gunicorn's gevent worker only (`of` answers None
+    """Whether a stream's client has closed its connection (or its worker stops), told by a greenlet that watches
+    the stream's socket (`loop.SocketEnd`): for streams served by gunicorn's gevent worker only (`of` answers None
     elsewhere, and the stream then learns of it at a write)."""
 
     def __init__(self, sock, stopping=None):
-        import gevent
-        from gevent.event import Event
-
-        self.sock = sock
-        self.gone = Event()
+        self.end = loop.SocketEnd(sock)
         self.stopping = stopping  # the worker's event, set when it stops: the stream ends too
-        self.watcher = gevent.spawn(self.watch)
 
     @classmethod
     def of(cls, sock, stopping=None) -> Departure | None:
-        if sock is None:
-            return None
-        try:
-            from gevent import monkey
-        except ImportError:
-            return None
-        return cls(sock, stopping) if monkey.is_module_patched("threading") else None
+        return cls(sock, stopping) if sock is not None and loop.on_gevent_loop() else None
 
     def ended(self) -> bool:
         """The client left, or the worker stops."""
-        return self.gone.is_set() or (self.stopping is not None and self.stopping.is_set())
-
-    def watch(self) -> None:
-        from gevent.socket import wait_read
-
-        try:
-            wait_read(self.sock.fileno())
-            sent = self.sock.recv(1, socket.MSG_PEEK)
-        except (OSError, ValueError):  # the connection reset, or its socket closed already
-            sent = b""
-        if not sent:  # the end of the connection (a client that sends bytes on a stream is left to the writes)
-            self.gone.set()
+        return self.end.gone.is_set() or (self.stopping is not None and self.stopping.is_set())
 
     def wait(self, changed: threading.Event, seconds: float) -> bool:
         """Waits up to `seconds` for the match to move on or the client to leave: whether either happened."""
-        import gevent
-
-        ends = [changed, self.gone] + ([self.stopping] if self.stopping is not None else [])
-        return bool(gevent.wait(ends, timeout=seconds, count=1))
+        return self.end.wait([changed] + ([self.stopping] if self.stopping is not None else []), seconds)
 
     def stop(self) -> None:
-        self.watcher.kill(block=False)
+        self.end.stop()
 
 
 @dataclass

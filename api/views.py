@@ -12,29 +12,19 @@ answer is `304` without building the state.
 
 from __future__ import annotations
 
-import io
-import json
-import math
-import re
 from pathlib import Path
 
-import orjson
-import segno
-from flask import Blueprint, Response, current_app, make_response, request, url_for
+from flask import Blueprint, Response, make_response, request, url_for
 
 from referee import InvalidInput, Match, catalogue
 
-from . import bodies, evenings, keys, limits, matches, schemas, store
-from .errors import BadContentType, BadJson
-from .keys import authorize, reader_has_key
+from . import bodies, clubs, evenings, keys, limits, matches, qr, schemas, store
+from .access import authorize, reader_has_key
 from .matches import state
 
 bp = Blueprint("api", __name__)
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
-# In a body, what orjson would read otherwise than written: a whole number beyond 64 bits (`store.LONG_NUMBER`),
-# or a number with an exponent, which may lie beyond a float's range (1e-400 read as 0, 1e400 as infinity)
-LONG_NUMBER = re.compile(store.LONG_NUMBER.pattern.encode() + rb"|\d[eE]")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -114,22 +104,7 @@ def get_follow_qr(match_id: str):
     shared cache may keep the code (another request's Host would otherwise be served to everyone).
     """
     store.current().match_row(match_id)
-    return follow_qr("Follow the match", m=match_id)
-
-
-def follow_qr(title: str, **query: str) -> Response:
-    """An SVG QR code of the page's link with `query`, from the configured public address when there is one."""
-    public = current_app.config.get("PUBLIC_URL")
-    if public:
-        link = f"{public.rstrip('/')}{url_for('webui.index', **query)}"
-    else:
-        link = url_for("webui.index", _external=True, **query)
-    svg = io.BytesIO()
-    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, dark="#000", light="#fff",
-                                     xmldecl=False, title=title)
-    response = Response(svg.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=86400"
-    return response
+    return qr.follow_qr("Follow the match", m=match_id)
 
 
 @bp.get("/openapi.yaml")
@@ -143,13 +118,15 @@ def openapi():
 def create_match():
     """A new match: 201 with its state, id and key. With an Idempotency-Key, a retry gets the same match."""
     idempotency_key = keys.request_idempotency_key(creation=True)
-    body = json_body()
+    body = bodies.json_body()
     fields = schemas.load_match(body)
     evening_id = fields.pop("evening", None)
     match = Match.create(**fields)
     evening = evenings.joining(evening_id, match)
     limits.creation()
-    return created(*matches.create(match, evening, idempotency_key, body, evenings.room(evening, match)))
+    answer = matches.create(match, evening, idempotency_key, body, evenings.room(evening, match))
+    clubs.seat(evening, match)
+    return created(*answer)
 
 
 def created(match_id: str, match: Match, key: str):
@@ -161,7 +138,7 @@ def created(match_id: str, match: Match, key: str):
 @bp.post("/api/matches/<match_id>/events")
 def post_event(match_id: str):
     authorize(match_id)
-    body = json_body()
+    body = bodies.json_body()
     command = schemas.load_event(body)
     return matches.record(match_id, "event", body, command, keys.request_idempotency_key()), 201
 
@@ -169,46 +146,6 @@ def post_event(match_id: str):
 @bp.post("/api/matches/<match_id>/undo")
 def post_undo(match_id: str):
     authorize(match_id)
-    body = json_body(optional=True)
+    body = bodies.json_body(optional=True)
     command = {"type": "undo", **schemas.load_undo(body)}
     return matches.record(match_id, "undo", body, command, keys.request_idempotency_key()), 201
-
-
-# --- the request ----------------------------------------------------------------------------------
-
-def json_body(optional: bool = False) -> object:
-    """The request's JSON body (an empty object when `optional` and empty); 400 when it is not JSON."""
-    asked = request._get_current_object()  # the request itself: each use of the proxy looks it up again
-    data = bodies.body(asked)
-    if not data.strip():
-        if optional:
-            return {}
-        raise BadJson("The request has no body; send it as JSON.")
-    # a phone sends exactly application/json; any other Content-Type is parsed to know whether it is JSON too
-    if asked.environ.get("CONTENT_TYPE") != "application/json" and not asked.is_json:
-        raise BadContentType("Send the body as JSON, with the header Content-Type: application/json.")
-    if not LONG_NUMBER.search(data):
-        try:
-            return orjson.loads(data)  # strict JSON in UTF-8, without lone surrogates, NaN or Infinity
-        except orjson.JSONDecodeError:
-            pass  # the standard library's reading says what is wrong (or reads what orjson does not: a BOM)
-    try:
-        body = json.loads(data, parse_constant=reject_constant, parse_float=float_in_range)
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
-    except (ValueError, RecursionError) as exc:
-        raise BadJson(f"The body is not valid JSON: {str(exc)[:200]}") from None
-    return body
-
-
-def reject_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def float_in_range(text: str) -> float:
-    """A JSON number with a fraction or an exponent, unless it lies beyond what a float holds (read as 0 or as
-    infinity, it would be taken for another number)."""
-    value = float(text)
-    if math.isinf(value) or (value == 0 and any(digit in "123456789" for digit in text.partition("e")[0]
-                                                 .partition("E")[0])):
-        raise ValueError(f"the number {text[:40]} is too {'large' if value else 'small'} to be read exactly")
-    return value

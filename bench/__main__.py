@@ -1,7 +1,8 @@
 """`python -m bench` (`make bench`): Kibic's benchmarks; prints the results and writes bench/results.md.
 
 On loopback only, each loop bounded in count and in time; about eight minutes on two cores
-(`--quick`: a smoke run of a few seconds per part, for trying the benchmarks out).
+(`--quick`: a smoke run of a few seconds per part, for trying the benchmarks out). The history written by hand
+under the results (`# History`) is kept when the file is written again.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def main() -> None:
     if quick:
         print("(--quick: bench/results.md is left as it was)")
     else:
-        RESULTS.write_text(text, encoding="utf-8")
+        before = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+        RESULTS.write_text(report.written(text, before), encoding="utf-8")
         print(f"written to {RESULTS}")
 
 

@@ -16,15 +16,13 @@ import asyncio
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from .load import percentile
+from .measure import own_cpu, percentile, worker_cpu, worker_rss
 from .tables import LOGGED, MATCHES, NAMES
 
 TAP_EVERY = 2.0  # seconds between two taps of one table's scorer
@@ -212,31 +210,6 @@ async def run_step(base: str, tables: int, seconds: float, played: list[tuple[st
                     step.missed += 1
         table.writer.close()
     return step
-
-
-def worker_rss(master: int) -> float:
-    """The resident memory of the server's workers (the master's children), MiB."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    total = 0
-    for pid in children:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1]) * 1024
-    return total / 2**20
-
-
-def worker_cpu(master: int) -> float:
-    """The CPU seconds the server's workers (the master's children) used so far, all their threads."""
-    total = 0
-    for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def run(base: str, master: int, seconds: float, steps: tuple[int, ...] = STEPS) -> list[Step]:

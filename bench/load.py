@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from referee import Match
 
+from .measure import percentile, worker_cpu
 from .tables import SCORED, SCORED_OPTIONS, SIMULATORS, Scorer, call, players
 
 PLAY_BODY = {"type": "play", "seat": 1, "card": "K", "expect_seq": 12}  # what the baseline stores: a play's size
@@ -25,11 +26,6 @@ POST = "post a play"
 CHANGED = "poll, changed (200)"
 UNCHANGED = "poll, unchanged (304)"
 INSERT = "baseline insert"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 @dataclass
@@ -177,8 +173,6 @@ def writes_at_once(kibic: str, baseline: str, clients: int, seconds: float, seed
 
 def measured(master: int | None, work) -> Run:
     """`work`'s run, with the CPU time the workers of the server whose master is `master` used meanwhile."""
-    from .capacity import worker_cpu
-
     before = worker_cpu(master) if master else 0.0
     run = work()
     run.cpu = worker_cpu(master) - before if master else 0.0

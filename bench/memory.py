@@ -39,6 +39,7 @@ def logged_match(game: str, events: int, rng: random.Random) -> Match:
 
 def measure(game: str, count: int, events: int, folder: str) -> dict:
     from api import create_app, keys, matches, store
+    from api.store import sqlite
 
     app = create_app({"DATABASE": str(Path(folder) / "referee.db"), "MATCHES_CACHED": count})
     rng = random.Random(4)
@@ -50,7 +51,7 @@ def measure(game: str, count: int, events: int, folder: str) -> dict:
             match = logged[number % len(logged)]
             match_id = keys.new_match_id()
             held.create_match(match_id, match.header(), keys.hash_key(keys.new_key()))
-            db = store.get_db()  # the SQLite file's connection: the whole log in one transaction, not one per event
+            db = sqlite.get_db()  # the SQLite file's connection: the whole log in one transaction, not one per event
             with db.atomic():
                 for event in match.log:
                     payload = {key: value for key, value in event.items() if key != "seq"}

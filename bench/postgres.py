@@ -10,7 +10,7 @@ workers as `make serve` runs them), PostgreSQL with one app server, and PostgreS
   the time until the follower's stream carries it (on PostgreSQL with two servers, the other server
   hears of it by `NOTIFY`; on one SQLite server, its watcher looks every 0.1 s).
 
-The PostgreSQL server is a throwaway cluster (`tests/postgres_server.py`) with PostgreSQL's defaults,
+The PostgreSQL server is a throwaway cluster (`tests/support/postgres_server.py`) with PostgreSQL's defaults,
 `fsync` and `synchronous_commit` on: a commit is flushed before its answer leaves, as SQLite's is. Without
 PostgreSQL installed this part is left out, saying so. `python -m bench.postgres` runs this part alone.
 """
@@ -31,7 +31,8 @@ from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .load import POST, endless_match, percentile, written
+from .load import POST, endless_match, written
+from .measure import percentile
 from .servers import WORKERS, gunicorn
 from .tables import SCORED, SCORED_OPTIONS, players
 

@@ -8,10 +8,20 @@ from datetime import UTC, datetime
 
 from . import capacity
 from .load import CHANGED, INSERT, POST, UNCHANGED, Run
+from .measure import percentile
 
 TARGETS = {"post": 1.3, "post_loaded": 1.3, "writes": 0.75, "poll": 1.0, "growth": 1.2, "follow_p95": 0.300,
            "tables": 500}
 LAYER_SQLITE = "SQLite (queries, commit, fsync)"
+
+
+HISTORY = "\n# History\n"  # bench/results.md's runs before the latest, written by hand under what a run writes
+
+
+def written(text: str, before: str) -> str:
+    """bench/results.md from a run's `text`, keeping the history that the file held under the last run's parts."""
+    at = before.find(HISTORY)
+    return text if at < 0 else text.rstrip("\n") + "\n" + before[at:]
 
 
 def ms(seconds: float) -> str:
@@ -110,7 +120,7 @@ def engine_part(results) -> str:
         "## 1. The engine",
         "",
         "Random full matches through `referee.Match` (four players; Dureń: two, a series of five deals), "
-        "played by the tests' table simulators (`tests/*_table.py`) from shuffled decks, blind (the referee "
+        "played by the tests' table simulators (`tests/support/*_table.py`) from shuffled decks, blind (the referee "
         "is not told the hands), each checking its moves against `expected()` as it goes. One process, no "
         "storage.",
         "",
@@ -212,7 +222,7 @@ def cpu_share(seconds: float, step) -> str:
 
 
 def percentile_of(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("inf")
+    return percentile(values, q) if values else float("inf")
 
 
 def growth_part(growth) -> str:

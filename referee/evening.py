@@ -112,15 +112,21 @@ def evening(matches: list[tuple[str, Match]]) -> dict:
         shown.append({"id": match_id, "game": match.game.name, "stake": str(match.stake),
                       "status": "finished" if match.state.finished else "playing", "final": money["final"],
                       "players": players})
-    assert sum(nets, Decimal(0)) == 0, "money must sum to zero"
-    transfers = fewest_transfers(dict(enumerate(nets)))
     return {
         "final": bool(shown) and all(m["final"] for m in shown),
         "matches": shown,
         "people": [{"name": name, "net": str(nets[i]), "figures": totals[i]} for i, name in enumerate(names)],
-        "transfers": [{"from": names[t["from"]], "to": names[t["to"]], "amount": str(t["amount"])}
-                      for t in transfers],
+        "transfers": settle_people(dict(zip(names, nets, strict=True))),
     }
+
+
+def settle_people(nets: dict[str, Decimal]) -> list[dict]:
+    """The fewest transfers that settle people's nets (person -> net, in the order they came to the table), from
+    and to a person, the amounts as text. The nets sum to zero."""
+    assert sum(nets.values(), Decimal(0)) == 0, "money must sum to zero"
+    people = list(nets)
+    return [{"from": people[t["from"]], "to": people[t["to"]], "amount": str(t["amount"])}
+            for t in fewest_transfers(dict(enumerate(nets.values())))]
 
 
 FIGURE_COLUMNS = ("matches", "won", "places", "minus_points", "lives_lost", "bids", "exact_bids", "exact_bids_pct",

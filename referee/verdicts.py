@@ -76,6 +76,21 @@ CODES: dict[str, Code] = {
     "attack_too_large": refused("An attack is never larger than the defender's hand.", forceable=True),
     "beat_wrong_suit": refused("A card is beaten by a higher card of its suit, or by a trump.", forceable=True),
     "beat_too_low": refused("A card is beaten by a higher card of its suit.", forceable=True),
+    # Durak
+    "wrong_attacker": refused("The rules name another first attacker for this deal.", forceable=True),
+    "out_of_deal": refused("The player has no cards left and is out of this deal."),
+    "defender_took": refused("The defender said \"I take\": no more beats nor transfers in this bout."),
+    "bout_unbeaten": refused("A bout ends beaten only when every attacking card is beaten, else the defender takes."),
+    "transfer_too_late": refused("A bout is passed on before any of its cards is beaten."),
+    "no_transfer": refused("The bout cannot be passed on: the table plays without transfers, or nobody else holds "
+                           "cards."),
+    "lead_one_rank": refused("A bout is led with one card, or several of one rank.", forceable=True),
+    "throw_in_rank": refused("A card thrown in has a rank already on the table in this bout.", forceable=True),
+    "bout_limit": refused("A bout holds at most six attacking cards (the first bout five), and never more than the "
+                          "defender held.", forceable=True),
+    "transfer_rank": refused("A transfer is a card of the attacking cards' rank.", forceable=True),
+    "transfer_too_large": refused("The next defender must hold at least as many cards as the bout passed on.",
+                                  forceable=True),
     # corrections, in every game
     "not_correctable": refused("Only an event that stands in the log can be corrected: not an undo, nor an event "
                                "undone or removed."),
@@ -95,6 +110,7 @@ CODES: dict[str, Code] = {
     "impossible_hands": invalid("The hands entered hold more copies of a card than the deck."),
     "trump_required": invalid("The deal names the turned-up card."),
     "no_trump_in_hand": invalid("The turned-up card is not in a hand."),
+    "attacker_required": invalid("The deal names its first attacker where the rule does not."),
     "dealer_required": invalid("The first dealer is named, or drawn by lot."),
     "bad_bid": invalid("A bid is a whole number."),
     "bad_cards": invalid("An attack is a list of cards."),
@@ -107,6 +123,12 @@ CODES: dict[str, Code] = {
     "bad_stake": invalid("The stake is a decimal amount."),
     "bad_currency": invalid("The currency is a short text."),
     "bad_evening_name": invalid("An evening's name is 1 to 80 characters of one line."),
+    # a club (referee/club.py)
+    "bad_date": invalid("A day is written as YYYY-MM-DD, and a range ends no earlier than it starts."),
+    "bad_club_rule": invalid("A club's table ranks by points per place, net money or rating."),
+    "bad_payment": invalid("A payment names who paid, who was paid and who marks it, and an amount."),
+    "not_owed": refused("The club's ledger holds no such debt, or a smaller one."),
+    "not_payer_or_payee": refused("Only the member who paid or the member paid marks a payment."),
 }
 """Every verdict code the engine gives, with its HTTP status, whether it is forceable, and a sentence: the one
 list the API, the contract and the page's words follow."""

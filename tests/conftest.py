@@ -5,7 +5,7 @@ is also a contract test. A response to a route the contract does not know (404, 
 the error shape.
 
 The database is a SQLite file; a test marked `both_stores` runs twice, on a SQLite file and on a new
-database of a throwaway PostgreSQL cluster (`tests/postgres_server.py`, started once per run). Without
+database of a throwaway PostgreSQL cluster (`tests/support/postgres_server.py`, started once per run). Without
 PostgreSQL installed those runs are skipped, saying why, unless `CI` is set: then they fail.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,15 @@ from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotF
 from openapi_schema_validator import OAS31Validator
 
 # The suite creates thousands of matches from one address, in its apps and in the servers it starts: the
-# creation limit (`api.limits`) is lifted for them, and its own tests (tests/test_limits.py) set it.
+# creation limit (`api.limits`) is lifted for them, and its own tests (tests/api/test_limits.py) set it.
 os.environ["KIBIC_CREATION_LIMIT"] = "none"
+
+# The tests live in folders by subject (engine, api, store, page, load) beside `support`, the tables, servers and
+# helpers they share; a test imports a helper, or another test's, by its module name alone (names are unique).
+TESTS = Path(__file__).resolve().parent
+for folder in ["support", *sorted(p.name for p in TESTS.iterdir() if p.is_dir() and any(p.glob("*.py")))]:
+    if str(TESTS / folder) not in sys.path:
+        sys.path.insert(0, str(TESTS / folder))
 
 from api import create_app  # noqa: E402
 
@@ -108,7 +116,7 @@ def database(request, tmp_path):
     """The app's DATABASE: a new SQLite file, or (`both_stores`) the PostgreSQL cluster's, emptied."""
     if getattr(request, "param", "sqlite") == "postgresql":
         yield request.getfixturevalue("postgres_cluster").emptied()
-        from api.postgres import PostgresStore
+        from api.store.postgres import PostgresStore
 
         PostgresStore.close_all()  # the pools of every app the test made
     else:

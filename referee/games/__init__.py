@@ -5,12 +5,13 @@ from __future__ import annotations
 from ..verdicts import InvalidInput
 from .agurk import GAME as AGURK
 from .base import Game
+from .durak import GAME as DURAK
 from .duren import GAME as DUREN
 from .ogorek import GAME as OGOREK
 from .ogurets import GAME as OGURETS
 from .oh_hell import GAME as OH_HELL
 
-GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OGURETS, OH_HELL, DUREN, AGURK)}
+GAMES: dict[str, Game] = {game.name: game for game in (OGOREK, OGURETS, OH_HELL, DUREN, AGURK, DURAK)}
 
 __all__ = ["GAMES", "Game", "get_game", "catalogue"]
 

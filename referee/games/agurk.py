@@ -12,19 +12,22 @@ out. The last one in wins; with a stake, Ogórek's elimination pool pays.
 
 from __future__ import annotations
 
-from ..cards import Card
-from .climbing import ClimbDeal, ClimbingGame, Requirement
+from .climbing import (
+    ACE_LED_LOWEST,
+    SEATS,
+    ClimbDeal,
+    ClimbingGame,
+    by_seat,
+    card_points,
+    climbing_deal,
+    deal_result,
+    last_card_fields,
+)
 from .options import Option
 from .table import Table, eliminate
 
-CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14}
 MAX_LIMIT = 1000
 MAX_LIVES = 10
-
-
-def card_points(card: Card) -> int:
-    """What the highest card of the last trick scores: 2-10 face value, J 11, Q 12, K 13, A 14."""
-    return CARD_POINTS.get(card.rank) or int(card.rank)
 
 
 class Agurk(ClimbingGame):
@@ -45,8 +48,7 @@ class Agurk(ClimbingGame):
                    {"type": "play", "seat": 2, "card": "3"}],
     }
     options = (
-        Option("ace_led_lowest", "boolean", True, "An ace led makes every other player in that trick play their "
-               "lowest card, even holding an ace."),
+        ACE_LED_LOWEST,
         Option("limit", "integer", 21, "A total over this costs a life (the limit itself is still safe).",
                minimum=1, maximum=MAX_LIMIT),
         Option("lives", "integer", 2, "Lives each player starts with: with 2, the first cucumber is survived.",
@@ -56,48 +58,19 @@ class Agurk(ClimbingGame):
     schemas = {
         **ClimbingGame.schemas,
         "Player": {"description": "A player of Agurk; `score` is their total of points, `lives` the lives left."},
-        "Deal": {
-            "description": "The current (or last) deal of Agurk, seven tricks.",
-            "allOf": [{"$ref": "ClimbingDeal"}],
-            "required": ["result"],
-            "properties": {
-                "result": {
-                    "description": ("Once the deal is over: the highest card of the last trick, who played it and "
-                                    "the points it scored each of them; who lost a life (a cucumber), the total each "
-                                    "of those still in came back with, and who is out; else null."),
-                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
-                },
-            },
-        },
-        "DealResult": {
-            "type": "object",
-            "required": ["losers", "card", "points", "lost_life", "comeback", "out"],
-            "additionalProperties": False,
-            "properties": {
-                "losers": {"type": "array", "items": {"$ref": "Seat"}},
-                "card": {"$ref": "Card"},
-                "points": {"type": "integer", "minimum": 2},
-                "lost_life": {"type": "array", "items": {"$ref": "Seat"}},
-                "comeback": {
-                    "type": "object",
-                    "propertyNames": {"pattern": "^[0-9]+$"},
-                    "additionalProperties": {"type": "integer", "minimum": 0},
-                },
-                "out": {"type": "array", "items": {"$ref": "Seat"}},
-            },
-        },
+        "Deal": climbing_deal(
+            "The current (or last) deal of Agurk, seven tricks.",
+            ("Once the deal is over: the highest card of the last trick, who played it and the points it scored each "
+             "of them; who lost a life (a cucumber), the total each of those still in came back with, and who is out; "
+             "else null.")),
+        "DealResult": deal_result(**last_card_fields(2), lost_life=SEATS,
+                                  comeback=by_seat({"type": "integer", "minimum": 0}), out=SEATS),
     }
 
     def chart(self, options: dict) -> dict:
         return {"figure": "scores", "label": "minus_points", "start": 0, "limit": options["limit"]}
 
     # --- what Agurk says -----------------------------------------------------------------------
-    def requirement(self, state: Table, deal: ClimbDeal) -> Requirement:
-        plays = deal.trick.plays
-        if plays and plays[0].card.rank == "A" and state.options["ace_led_lowest"]:
-            return Requirement("lowest", plays[0].card, "ace_led")
-        return super().requirement(state, deal)
-
     def starting_lives(self, options: dict) -> int:
         return options["lives"]
 
@@ -117,14 +90,17 @@ class Agurk(ClimbingGame):
         for seat in back:
             state.scores[seat] = comeback
         deal.result = {
-            "losers": sorted(play.seat for play in losers),
-            "card": str(losers[0].card),
-            "points": points,
+            **self.last_card_result(losers, points),
             "lost_life": losing,
             "comeback": {str(seat): comeback for seat in back},
             "out": out,
         }
         eliminate(state, out)  # everyone still in out at once: they share the places left
+
+    tallies = ("deals", "lives_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        return {"deals": state.deals_in[seat], "lives_lost": state.options["lives"] - state.lives[seat]}
 
 
 GAME = Agurk()

@@ -170,7 +170,7 @@ class Game:
     def new_state(self, names: list[str], options: dict) -> Table:
         n = len(names)
         return self.table(names=list(names), options=options, scores=[0] * n,
-                          lives=[self.starting_lives(options)] * n, out=[False] * n)
+                          lives=[self.starting_lives(options)] * n, out=[False] * n, deals_in=[0] * n)
 
     def starting_lives(self, options: dict) -> int | None:
         """The lives each player starts with, in a game that counts lives."""
@@ -246,6 +246,7 @@ class Game:
         trump = self.turned_up(state, command)
         dealer, warnings = self.choose_dealer(state, command, lot, force)
         event = {"type": "deal", "dealer": dealer, **self.deal_fields(state, command, trump)}
+        warnings += self.deal_checks(state, event, force)
         if warnings:
             event["force"] = True
         return Decision(event, tuple(warnings))
@@ -257,6 +258,11 @@ class Game:
     def deal_fields(self, state: Table, command: dict, trump: Card | None) -> dict:
         """What a deal event records besides its dealer: the hands given, and the game's own."""
         raise NotImplementedError
+
+    def deal_checks(self, state: Table, event: dict, force: bool) -> list[RefereeWarning]:
+        """What a game checks of the whole deal event (dealer and cards together): raises what cannot be, or returns
+        the warnings of what the table let stand with `force` (Durak's first attacker)."""
+        return []
 
     def evolve_deal(self, state: Table, event: dict) -> None:
         hands = {int(seat): [self.card(text) for text in cards] for seat, cards in event.get("hands", {}).items()}
@@ -344,6 +350,15 @@ class Game:
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]] | None:
         """(paid, received) per seat when the game settles otherwise than by the elimination pool."""
         return None
+
+    tallies: tuple[str, ...] = ("deals",)
+    """The game's own figures that a player's match adds to their figures across evenings (`referee.club`): whole
+    numbers that add up, of: deals (played to the end), minus_points, lives_lost, bids, exact_bids, deals_lost. A
+    figure the game does not keep is not among them (it is none, never 0)."""
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """One player's figures of `tallies` in this match, as its state stands."""
+        return {"deals": state.deals_in[seat]}
 
     def ranking(self, state: Table) -> list[list[int]]:
         """Groups of seats, best first; a group shares the places it occupies."""

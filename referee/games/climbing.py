@@ -4,6 +4,11 @@ The player left of the dealer leads any card. Each next player must play a card 
 highest card played so far in the trick, or, holding none, their lowest card. Where a top rank locks the
 trick (Ogurets' king, or joker), every later player must play their lowest card. The latest of equal
 highest cards takes the trick, and its player leads the next one. Suits do not matter.
+
+What the sister games share besides is here too, for a game to take rather than copy: the rule of the ace led
+(a game that lists the option `ACE_LED_LOWEST` has it, as Agurk), what a card counts (`card_points`), the result
+of a deal scored by the highest card of the last trick (`last_card_result`), and the shapes of the deal and its
+result in the contract (`climbing_deal`, `deal_result` and the fields they share).
 """
 
 from __future__ import annotations
@@ -12,11 +17,54 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import Card, CardError
+from ..cards import JOKER, Card, CardError
 from ..knowledge import Claim, Knowledge
 from ..verdicts import InvalidInput, Rejected
+from .options import Option
 from .table import Table
 from .tricks import Play, Trick, TrickDeal, TrickGame
+
+ACE_LED_LOWEST = Option("ace_led_lowest", "boolean", True, "An ace led makes every other player in that trick play "
+                        "their lowest card, even holding an ace.")
+"""The rule of the ace led (Agurk's): a climbing game that lists this option has it, as the option says."""
+
+CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14, JOKER: 15}
+
+
+def card_points(card: Card, ace: int = 14) -> int:
+    """What a card counts: 2-10 face value, J 11, Q 12, K 13, A 14 (or `ace`: Ogórek's last ace costs 21, or 1),
+    the joker 15."""
+    if card.rank == "A":
+        return ace
+    return CARD_POINTS.get(card.rank) or int(card.rank)
+
+
+# --- the shapes of a climbing deal and its result, for the contract (`Game.schemas`) ---------------------------
+SEATS = {"type": "array", "items": {"$ref": "Seat"}}
+
+
+def by_seat(values: dict) -> dict:
+    """An object of `values` by seat (as text)."""
+    return {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": values}
+
+
+def last_card_fields(least_points: int) -> dict:
+    """The fields of a result scored by the highest card of the last trick (`last_card_result`): who played it
+    (`losers`, all of them when several tie), the card, and the points it scored each of them."""
+    return {"losers": SEATS, "card": {"$ref": "Card"}, "points": {"type": "integer", "minimum": least_points}}
+
+
+def deal_result(**fields: dict) -> dict:
+    """The `DealResult` shape of a climbing game: an object of `fields`, each required, none other."""
+    return {"type": "object", "required": list(fields), "additionalProperties": False, "properties": fields}
+
+
+def climbing_deal(description: str, result: str, **fields: dict) -> dict:
+    """The `Deal` shape of a climbing game: the family's deal (`ClimbingDeal`), the game's own `fields`, and its
+    `result` (described as `result`): the game's `DealResult` once the deal is over, else null."""
+    return {"description": description, "allOf": [{"$ref": "ClimbingDeal"}], "required": ["result", *fields],
+            "properties": {**fields, "result": {"description": result,
+                                                "oneOf": [{"$ref": "DealResult"}, {"type": "null"}]}}}
 
 
 @dataclass(kw_only=True)
@@ -84,6 +132,9 @@ class ClimbingGame(TrickGame):
         return [play for play in last if self.strength(play.card) == top]
 
     def requirement(self, state: Table, deal: ClimbDeal) -> Requirement:
+        plays = deal.trick.plays
+        if plays and plays[0].card.rank == "A" and state.options.get(ACE_LED_LOWEST.name):
+            return Requirement("lowest", plays[0].card, "ace_led")
         top = self.top_play(deal.trick)
         if top is None:
             return Requirement("any")
@@ -230,6 +281,12 @@ class ClimbingGame(TrickGame):
 
     def trick_winner(self, state: Table, deal: ClimbDeal, trick: Trick) -> int:
         return self.top_play(trick).seat
+
+    # --- end of a deal -------------------------------------------------------------------------
+    def last_card_result(self, losers: list[Play], points: int) -> dict:
+        """The result of a deal scored by the highest card of its last trick (`highest_last`): who played it, the
+        card, and the `points` it scored each of them (the shape `last_card_fields`)."""
+        return {"losers": sorted(play.seat for play in losers), "card": str(losers[0].card), "points": points}
 
     # --- views ---------------------------------------------------------------------------------
     def play_needs(self, state: Table, deal: ClimbDeal) -> dict:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from ..cards import SUIT_NAMES, Card, deck
+from ..cards import RANKS, SUIT_NAMES, Card, deck
 from ..verdicts import InvalidInput, Rejected
 from .base import Decision, Game, judged, let_stand
 from .duren_deal import HAND_SIZE, RANK_ORDER, DurenDeal
@@ -51,9 +51,10 @@ NINE = "9"
 
 
 def beats(card: Card, other: Card, trump: str) -> bool:
-    """Whether `other` beats `card`: a higher card of the same suit, or any trump on a non-trump."""
+    """Whether `other` beats `card`: a higher card of the same suit (ace high), or any trump on a non-trump (Durak's
+    rule too)."""
     if other.suit == card.suit:
-        return RANK_ORDER.index(other.rank) > RANK_ORDER.index(card.rank)
+        return RANKS.index(other.rank) > RANKS.index(card.rank)
     return other.suit == trump
 
 
@@ -284,7 +285,7 @@ class Duren(Game):
         winner = deal.result["winner"]
         if winner is not None:
             state.scores[winner] += 1
-        state.record_history(deal.number, deal.dealer, winner=winner)
+        state.record_history(deal.number, deal.dealer, state.seats, winner=winner)
 
     # --- views ---------------------------------------------------------------------------------
     def payments(self, state: Table, stake: Decimal) -> tuple[dict[int, Decimal], dict[int, Decimal]]:
@@ -321,6 +322,13 @@ class Duren(Game):
     def deal_view(self, state: Table) -> dict | None:
         deal = state.deal
         return None if deal is None else deal.view()
+
+    tallies = ("deals", "deals_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """The deals played to the end and those the player lost (left holding cards); a draw is not lost."""
+        lost = sum(1 for deal in state.history if deal["winner"] is not None and deal["winner"] != seat)
+        return {"deals": state.deals_in[seat], "deals_lost": lost}
 
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal

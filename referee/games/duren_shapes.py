@@ -190,8 +190,9 @@ EVENT_SCHEMAS = {
         "properties": {"seat": {"$ref": "Seat"}},
     },
     "attack": {
-        "description": ("The cards an attacker lays (Dureń): 1, 3 with a pair, or 5 with two pairs; never more "
-                        "than the defender holds."),
+        "description": ("The cards an attacker lays. Dureń: 1, 3 with a pair, or 5 with two pairs; never more "
+                        "than the defender holds. Durak: a lead (one card, or several of one rank) or a throw-in "
+                        "of ranks already on the table, from any seat but the defender's."),
         "required": ["seat", "cards"],
         "properties": {
             "seat": {"$ref": "Seat"},
@@ -199,9 +200,9 @@ EVENT_SCHEMAS = {
         },
     },
     "defend": {
-        "description": ("Which attacking cards the defender beat, and with what (Dureń); the rest are taken into "
-                        "the hand (`beats: []` takes them all). Drawing from the stock is not logged: it follows "
-                        "from the rules."),
+        "description": ("Which attacking cards the defender beat, and with what. Dureń: the rest are taken into "
+                        "the hand (`beats: []` takes them all). Durak: one beat or more (the defender takes with "
+                        "`take`). Drawing from the stock is not logged: it follows from the rules."),
         "required": ["seat", "beats"],
         "properties": {
             "seat": {"$ref": "Seat"},

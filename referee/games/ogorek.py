@@ -12,19 +12,11 @@ from collections.abc import Callable
 
 from ..verdicts import InvalidInput
 from .base import Decision
-from .climbing import ClimbDeal, ClimbingGame
+from .climbing import ClimbDeal, ClimbingGame, card_points, climbing_deal, deal_result, last_card_fields
 from .options import Option
 from .table import Table, check_seat_in, eliminate, seat_of
 
-PENALTY_VALUES = {"J": 11, "Q": 12, "K": 13}
 MAX_PENALTY_POINTS = 1000
-
-
-def penalty_value(rank: str, ace_penalty: int) -> int:
-    """Minus points of a last card: face value, J 11, Q 12, K 13, A 21 (or 1 in the ace variant)."""
-    if rank == "A":
-        return ace_penalty
-    return PENALTY_VALUES.get(rank) or int(rank)
 
 
 class Ogorek(ClimbingGame):
@@ -73,28 +65,10 @@ class Ogorek(ClimbingGame):
                 },
             },
         },
-        "Deal": {
-            "description": "The current (or last) deal of Ogórek, six tricks.",
-            "allOf": [{"$ref": "ClimbingDeal"}],
-            "required": ["result"],
-            "properties": {
-                "result": {
-                    "description": ("Once the deal is over, the highest last card, who showed it and the minus "
-                                    "points it cost each of them; else null."),
-                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
-                },
-            },
-        },
-        "DealResult": {
-            "type": "object",
-            "required": ["losers", "card", "points"],
-            "additionalProperties": False,
-            "properties": {
-                "losers": {"type": "array", "items": {"$ref": "Seat"}},
-                "card": {"$ref": "Card"},
-                "points": {"type": "integer", "minimum": 1},
-            },
-        },
+        "Deal": climbing_deal("The current (or last) deal of Ogórek, six tricks.",
+                              ("Once the deal is over, the highest last card, who showed it and the minus points it "
+                               "cost each of them; else null.")),
+        "DealResult": deal_result(**last_card_fields(1)),
     }
     event_schemas = {
         "penalty": {
@@ -154,19 +128,21 @@ class Ogorek(ClimbingGame):
     # --- end of a deal -------------------------------------------------------------------------
     def score_deal(self, state: Table, deal: ClimbDeal) -> None:
         losers = self.highest_last(deal)
-        ace_penalty = state.options["ace_penalty"]
+        points = card_points(losers[0].card, ace=state.options["ace_penalty"])  # the minus points of the last card
         for play in losers:
-            state.scores[play.seat] += penalty_value(play.card.rank, ace_penalty)
-        deal.result = {
-            "losers": sorted(play.seat for play in losers),
-            "card": str(losers[0].card),
-            "points": penalty_value(losers[0].card.rank, ace_penalty),
-        }
+            state.scores[play.seat] += points
+        deal.result = self.last_card_result(losers, points)
         self.eliminate_over_limit(state, deal.seats)
 
     def all_out_rule(self, state: Table) -> Callable[[int], int] | None:
         """Everyone still in out in the same deal: they share the places left, or take them by their totals."""
         return None if state.options["all_out"] == "share" else lambda seat: state.scores[seat]
+
+    tallies = ("deals", "minus_points")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        """Minus points, penalties included, over the deals played to the end."""
+        return {"deals": state.deals_in[seat], "minus_points": state.scores[seat]}
 
     def player_view(self, state: Table, seat: int) -> dict:
         return {"minus_points": state.scores[seat]}

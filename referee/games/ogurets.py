@@ -21,22 +21,27 @@ history keeps each deal's points and the lives after it.
 from __future__ import annotations
 
 from ..cards import JOKER, RANKS, Card
-from .climbing import ClimbDeal, ClimbingGame, Requirement, Trick
+from .climbing import (
+    SEATS,
+    ClimbDeal,
+    ClimbingGame,
+    Requirement,
+    Trick,
+    by_seat,
+    card_points,
+    climbing_deal,
+    deal_result,
+)
 from .options import Option
 from .table import Table, eliminate
 
 RANK_ORDER = ("A",) + tuple(rank for rank in RANKS if rank != "A") + (JOKER,)
-CARD_POINTS = {"J": 11, "Q": 12, "K": 13, "A": 14, JOKER: 15}
 MAX_THRESHOLD = 1000
 MAX_LIVES = 10
 
 
-def card_points(card: Card) -> int:
-    """What a card taken in a trick counts: 2-10 face value, J 11, Q 12, K 13, A 14, joker 15."""
-    return CARD_POINTS.get(card.rank) or int(card.rank)
-
-
 def trick_points(trick: Trick) -> int:
+    """The points in a trick: what its cards count (`card_points`: the ace 14, though it ranks lowest)."""
     return sum(card_points(play.card) for play in trick.plays)
 
 
@@ -89,26 +94,16 @@ class Ogurets(ClimbingGame):
                 "tricks_taken": {"type": "integer", "minimum": 0, "description": "Tricks taken in the current deal."},
             },
         },
-        "Deal": {
-            "description": ("The current (or last) deal of Ogurets, seven tricks; the tricks lie face up, so `taken` "
-                            "shows them."),
-            "allOf": [{"$ref": "ClimbingDeal"}],
-            "required": ["result", "taken"],
-            "properties": {
-                "taken": {
-                    "type": "object",
-                    "propertyNames": {"pattern": "^[0-9]+$"},
-                    "description": ("By seat (as text), the tricks each player took in this deal, their cards and "
-                                    "the points in them."),
-                    "additionalProperties": {"$ref": "Taken"},
-                },
-                "result": {
-                    "description": ("Once the deal is over, each player's points, who lost a life and who is out; "
-                                    "else null."),
-                    "oneOf": [{"$ref": "DealResult"}, {"type": "null"}],
-                },
-            },
-        },
+        "Deal": climbing_deal(
+            "The current (or last) deal of Ogurets, seven tricks; the tricks lie face up, so `taken` shows them.",
+            "Once the deal is over, each player's points, who lost a life and who is out; else null.",
+            taken={
+                "type": "object",
+                "propertyNames": {"pattern": "^[0-9]+$"},
+                "description": ("By seat (as text), the tricks each player took in this deal, their cards and the "
+                                "points in them."),
+                "additionalProperties": {"$ref": "Taken"},
+            }),
         "Taken": {
             "type": "object",
             "required": ["tricks", "cards", "points"],
@@ -124,20 +119,7 @@ class Ogurets(ClimbingGame):
                 "points": {"type": "integer", "minimum": 0},
             },
         },
-        "DealResult": {
-            "type": "object",
-            "required": ["points", "lost_life", "out"],
-            "additionalProperties": False,
-            "properties": {
-                "points": {
-                    "type": "object",
-                    "propertyNames": {"pattern": "^[0-9]+$"},
-                    "additionalProperties": {"type": "integer", "minimum": 0},
-                },
-                "lost_life": {"type": "array", "items": {"$ref": "Seat"}},
-                "out": {"type": "array", "items": {"$ref": "Seat"}},
-            },
-        },
+        "DealResult": deal_result(points=by_seat({"type": "integer", "minimum": 0}), lost_life=SEATS, out=SEATS),
     }
 
     # --- what Ogurets says ---------------------------------------------------------------------
@@ -201,6 +183,11 @@ class Ogurets(ClimbingGame):
                                 "cards": [play["card"] for trick in won for play in trick.view()["plays"]],
                                 "points": state.scores[seat]}
         return {**super().deal_details(state, deal), "taken": taken}
+
+    tallies = ("deals", "lives_lost")
+
+    def tally(self, state: Table, seat: int) -> dict[str, int]:
+        return {"deals": state.deals_in[seat], "lives_lost": state.options["lives"] - state.lives[seat]}
 
     def player_view(self, state: Table, seat: int) -> dict:
         deal = state.deal

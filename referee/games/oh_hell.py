@@ -330,6 +330,14 @@ class OhHell(TrickGame):
             "led": deal.trick.led,
         }
 
+    tallies = ("deals", "bids", "exact_bids")
+
+    def tally(self, state: OhHellTable, seat: int) -> dict[str, int]:
+        """The hands played to the end in which the player bid, and those in which they took just their bid."""
+        hands = [hand for hand in state.history if hand["bids"][seat] is not None]
+        return {"deals": state.deals_in[seat], "bids": len(hands),
+                "exact_bids": sum(1 for hand in hands if hand["bids"][seat] == hand["taken"][seat])}
+
     def player_view(self, state: OhHellTable, seat: int) -> dict:
         deal = state.deal
         if deal is None:

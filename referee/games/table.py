@@ -27,6 +27,7 @@ class Table:
     final: list[list[int]] = field(default_factory=list)  # the last players in, best group first
     finished: bool = False
     deals_played: int = 0
+    deals_in: list[int] = field(default_factory=list)  # per seat: the deals it was dealt and played to the end
     last_dealer: int | None = None
     findings: list[Finding] = field(default_factory=list)
     history: list[dict] = field(default_factory=list)  # the standing after every deal, for the scoresheet
@@ -48,8 +49,11 @@ class Table:
                 return candidate
         raise AssertionError("no player is left in")
 
-    def record_history(self, deal: int, dealer: int, **extra: object) -> None:
-        """The standing after a deal: who dealt it, the scores and lives, and what the game adds."""
+    def record_history(self, deal: int, dealer: int, seats: Iterable[int], **extra: object) -> None:
+        """The standing after a deal played to its end by `seats`: who dealt it, the scores and lives, and what the
+        game adds."""
+        for seat in seats:
+            self.deals_in[seat] += 1
         self.history.append({"deal": deal, "dealer": dealer, "scores": list(self.scores), "lives": list(self.lives),
                              **extra})
 

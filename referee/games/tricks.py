@@ -197,7 +197,7 @@ class TrickGame(Game):
             return
         deal.over = True
         self.score_deal(state, deal)
-        state.record_history(deal.number, deal.dealer, **self.history_of(deal))
+        state.record_history(deal.number, deal.dealer, deal.seats, **self.history_of(deal))
 
     # --- views ---------------------------------------------------------------------------------
     def expected_in_deal(self, state: Table, deal: TrickDeal) -> dict:

@@ -3,7 +3,6 @@
 // started it keeps the evening's key and starts its next matches from the start form (setup.js), prefilled.
 
 import { request } from "./api.js";
-import { openBigScreen } from "./bigscreen.js";
 import { h, s } from "./dom.js";
 import { has, language, moneyText, t, tn } from "./i18n.js";
 import { local, randomKey } from "./local.js";
@@ -170,10 +169,6 @@ export function eveningView(evening, games) {
 export async function openEvening(root, id, games) {
   if (id === "new") {
     newEveningForm(root);
-    return;
-  }
-  if (new URLSearchParams(location.search).has("screen")) {
-    await openBigScreen(root, id, games);
     return;
   }
   let shown = "";

@@ -3,6 +3,7 @@
 // phone and taken out of the address at once.
 
 import { api, reading } from "./api.js";
+import { openBigScreen } from "./bigscreen.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { bindLanguageButtons, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
@@ -556,6 +557,13 @@ function bindLanguages() {
   });
 }
 
+/** An evening's page (`?e=<id>`): the big screen by the table with `&screen`, else the evening itself (or, for
+ * `?e=new`, the form that starts one). */
+function openEveningPage(id, params) {
+  if (id !== "new" && params.has("screen")) return openBigScreen(main(), id, app.games);
+  return openEvening(main(), id, app.games);
+}
+
 async function boot() {
   await setLanguage(chooseLanguage());
   bindLanguages();
@@ -578,9 +586,9 @@ async function boot() {
       await draftForEvening(evening, app.games, language()); // the start form, for the evening's next match
       render();
     } catch {
-      await openEvening(main(), evening, app.games);
+      await openEveningPage(evening, params);
     }
-  } else if (evening) await openEvening(main(), evening, app.games);
+  } else if (evening) await openEveningPage(evening, params);
   else if (app.matchId) await openMatch();
   else {
     render();

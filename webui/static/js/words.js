@@ -4,10 +4,11 @@
 
 import { SUIT_SYMBOLS, cardText, cardsText, has, t, tn } from "./i18n.js";
 
-const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender"]);
+const SEATS = new Set(["seat", "turn", "holder", "dealer", "last_dealer", "loser", "defender", "attacker"]);
 const CARDS = new Set(["card", "top", "later", "lead", "nine", "face_up", "with"]);
 const CARD_LISTS = new Set(["cards", "laid"]);
 const SUITS = new Set(["led", "trump", "suit"]);
+const RANK_LISTS = new Set(["ranks"]);
 
 /** One detail as the words say it: a seat by name, a card in the language's letters, a suit by its sign. */
 function spoken(name, value, names) {
@@ -16,6 +17,7 @@ function spoken(name, value, names) {
   if (CARDS.has(name)) return cardText(value);
   if (CARD_LISTS.has(name)) return cardsText(value);
   if (SUITS.has(name)) return SUIT_SYMBOLS[value];
+  if (RANK_LISTS.has(name)) return value.map((rank) => (has(`rank.${rank}`) ? t(`rank.${rank}`) : rank)).join(" ");
   if (name === "seats") return value.map((seat) => names[seat]).join(", ");
   return String(value);
 }

@@ -1,10 +1,11 @@
 // Attack and beat (the catalogue's keypad "attack_beat"): two players, a trump card under the stock, attacks of 1, 3 or 5 cards, beat or take.
 
 import { rankKeys } from "../cards.js";
+import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, cardsText, splitCard, t, tParts, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { cardChip, dealPanel, expectedSeat } from "../table.js";
+import { cardChip, expectedSeat } from "../table.js";
 
 function figures(ctx, player) {
   const parts = [tn("seat.points", player.score)];

@@ -2,10 +2,11 @@
 // What a seat shows, the result of a deal and the extra controls follow the game's `rules` in the state.
 
 import { rankKeys } from "../cards.js";
+import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { ordinal, rankLetter, t, tParts, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
-import { actingSeat, dealPanel, lastTrick, seatButtons, trickInFront } from "../table.js";
+import { actingSeat, lastTrick, seatButtons, trickInFront } from "../table.js";
 
 const SEAT_FIGURES = {
   minus_points: (p) => tn("seat.minus", p.score),

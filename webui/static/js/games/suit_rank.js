@@ -1,10 +1,11 @@
 // Suit and rank (the catalogue's keypad "suit_rank"): a trump card at each deal, bids, follow suit.
 
 import { rankKeys } from "../cards.js";
+import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, t, tn, tnParts } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { actingSeat, cardChip, dealPanel, lastTrick, pendingPlays, trickInFront } from "../table.js";
+import { actingSeat, cardChip, lastTrick, pendingPlays, trickInFront } from "../table.js";
 
 /** A seat's figures, a part a line where the seats are many: the points, and the bid and tricks taken (a line kept
  * empty until the player bids, so that the seat takes the same lines before and after). */

@@ -1,0 +1,150 @@
+"""axe-core (WCAG 2 A and AA) over every screen of every game: no serious or critical violation.
+
+axe.min.js comes inside the axe-playwright-python package (nothing is loaded from elsewhere at run time)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest_browser import PHONES
+from per_game import PerGame
+
+from referee import GAMES
+
+pytestmark = pytest.mark.browser
+
+OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "experimental"]},
+           "resultTypes": ["violations"]}  # experimental: label-content-name-mismatch (a key showing K named "king")
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe
+    return Axe()
+
+
+def check(phone, axe, screen: str, found: list) -> None:
+    phone.calm()
+    results = axe.run(phone.page, options=OPTIONS)
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            found.append(f"{screen}: {violation['id']} ({violation['impact']}) {targets}")
+
+
+def tabs(phone, axe, game: str, found: list) -> None:
+    for tab in ("scores", "money", "share", "log"):
+        phone.tab(tab)
+        phone.page.wait_for_selector(f"#panel-{tab}")
+        check(phone, axe, f"{game} {tab}", found)
+    phone.tab("table")
+
+
+def ogorek_screens(phone, axe, found):
+    phone.start_match(["S", "W", "N", "E"], dealer=0, stake="0.50")
+    check(phone, axe, "ogorek deal", found)
+    phone.click(".known-hands summary")
+    check(phone, axe, "ogorek known hands", found)
+    phone.click("#log-deal")
+    phone.play(1, "K")
+    phone.wait_turn(2)
+    check(phone, axe, "ogorek play", found)
+    phone.click('.seat[data-seat="3"] button')
+    phone.tap_card("9")
+    phone.page.locator("#refusal").wait_for()
+    check(phone, axe, "ogorek refusal", found)
+    phone.click("#penalty")
+    check(phone, axe, "ogorek penalty", found)
+    tabs(phone, axe, "ogorek", found)
+    phone.click("#end")
+    check(phone, axe, "ogorek end question", found)
+    phone.click("#end-confirm")
+    phone.page.wait_for_selector("#finished")
+    check(phone, axe, "ogorek finished", found)
+
+
+def ogurets_screens(phone, axe, found):
+    phone.start_match(["S", "W", "N"], game="ogurets", dealer=0, options={"jokers": 3})
+    check(phone, axe, "ogurets deal", found)
+    phone.click("#log-deal")
+    phone.play(1, "X")
+    phone.wait_turn(2)
+    check(phone, axe, "ogurets play", found)
+    tabs(phone, axe, "ogurets", found)
+
+
+def oh_hell_screens(phone, axe, found):
+    phone.start_match(["Ala", "Bob", "Cyd"], game="oh_hell", dealer=0, options={"hook": True})
+    phone.click('.suit-tab[data-suit="H"]')
+    phone.tap_card("9H")
+    check(phone, axe, "oh_hell deal", found)
+    phone.click("#log-deal")
+    phone.wait_turn(1)
+    check(phone, axe, "oh_hell bid", found)
+    for seat in (1, 2, 0):
+        phone.wait_turn(seat)
+        phone.click(f'.bids button[data-bid="{0 if seat else 0}"]')
+    phone.wait_turn(1)
+    phone.click("#show-hands")
+    check(phone, axe, "oh_hell play", found)
+    phone.click('.suit-tab[data-suit="S"]')
+    phone.tap_card("AS")
+    phone.wait_turn(2)
+    phone.tap_card("2S")
+    phone.wait_turn(0)
+    phone.tap_card("3S")
+    phone.page.wait_for_selector(".result")
+    check(phone, axe, "oh_hell hand over", found)
+    tabs(phone, axe, "oh_hell", found)
+
+
+def duren_screens(phone, axe, found):
+    phone.start_match(["Ala", "Bob"], game="duren", dealer=0)
+    phone.tap_card("QS")
+    check(phone, axe, "duren deal", found)
+    phone.click("#log-deal")
+    phone.page.wait_for_selector(".attack-step")
+    phone.calm()
+    check(phone, axe, "duren attack", found)
+    phone.tap_card("9H")
+    phone.click("#log-attack")
+    phone.page.wait_for_selector(".defend-step")
+    check(phone, axe, "duren defence", found)
+    phone.tap_card("10H")
+    phone.click("#log-defence")
+    phone.page.wait_for_selector(".attack-step")
+    tabs(phone, axe, "duren", found)
+
+
+def agurk_screens(phone, axe, found):
+    phone.start_match(["S", "W", "N"], game="agurk", dealer=0, stake="1")
+    check(phone, axe, "agurk deal", found)
+    phone.click("#log-deal")
+    phone.play(1, "A")
+    phone.wait_turn(2)
+    check(phone, axe, "agurk ace led", found)
+    tabs(phone, axe, "agurk", found)
+
+
+SCREENS = PerGame("SCREENS in tests/page/test_page_axe.py", "its walk through the screens of the game, with the "
+                  "table's language and the phone it is checked in", {
+                      "ogorek": (ogorek_screens, "en-US", "360x740"),
+                      "ogurets": (ogurets_screens, "pl-PL", "390x844"),
+                      "oh_hell": (oh_hell_screens, "ru-RU", "360x740"),
+                      "duren": (duren_screens, "pl-PL", "390x844"),
+                      "agurk": (agurk_screens, "ru-RU", "390x844"),
+                  })
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_serious_violation_on_any_screen_of_the_game(new_phone, axe, game):
+    walk, lang, size = SCREENS[game]
+    phone = new_phone(locale=lang, viewport=PHONES[size])
+    found: list[str] = []
+    phone.open("/")
+    check(phone, axe, "start form", found)
+    walk(phone, axe, found)
+    follower = new_phone(locale=lang, viewport=PHONES[size])
+    follower.open(phone.page.url.split("#")[0])
+    follower.page.wait_for_selector("#mode.following")
+    check(follower, axe, f"{game} follower", found)
+    assert found == []

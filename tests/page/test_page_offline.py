@@ -1,0 +1,104 @@
+"""A phone that loses the network keeps its entries and sends them when it is back, none of them twice."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+RETRY_SECONDS = 6  # the page retries every 2.5 s, and at once when the browser says it is online
+
+
+def plays(server_api, match_id: str) -> list[tuple[int, str]]:
+    events = server_api(f"/api/matches/{match_id}/events")["events"]
+    return [(e["seat"], e["card"]) for e in events if e["type"] == "play"]
+
+
+def test_entries_made_offline_are_sent_once_when_the_network_is_back(phone, server_api):
+    match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
+    phone.click("#log-deal")
+    phone.play(1, "K")
+    phone.wait_turn(2)
+
+    phone.context.set_offline(True)
+    phone.tap_card("2")  # N
+    phone.page.wait_for_selector("#offline")
+    phone.page.wait_for_selector('.seat.to-act[data-seat="3"]')  # the page goes on while the entry waits
+    phone.tap_card("3")  # E
+    phone.page.wait_for_selector("#pending:text('2 waiting to be sent')")
+    assert phone.page.locator('.seat[data-seat="2"] .card.pending[data-card="2"]').count() == 1
+    phone.screenshot("offline-queue")
+    assert plays(server_api, match_id) == [(1, "K")]
+    kept = phone.page.evaluate(f"JSON.parse(localStorage.getItem('kibic.outbox.{match_id}'))")
+    assert [(e["body"]["seat"], e["body"]["card"], e["body"]["expect_seq"]) for e in kept] == [(2, "2", 2), (3, "3", 3)]
+    assert len({e["id"] for e in kept}) == 2  # each with its own Idempotency-Key
+
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector("#pending", state="detached", timeout=RETRY_SECONDS * 1000)
+    phone.wait_turn(0)
+    assert plays(server_api, match_id) == [(1, "K"), (2, "2"), (3, "3")]
+
+
+def test_an_entry_whose_answer_was_lost_is_not_recorded_twice(phone, server_api):
+    match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
+    phone.click("#log-deal")
+    phone.wait_turn(1)
+    lost = []
+
+    def lose_the_answer(route):
+        if not lost:  # the request reaches the server and is recorded; its answer never comes back
+            lost.append(route.fetch().status)
+            route.abort("failed")
+        else:
+            route.continue_()
+
+    phone.page.route("**/api/matches/*/events", lose_the_answer)
+    phone.tap_card("K")
+    # the page sends it again with the same Idempotency-Key and gets the first answer
+    phone.page.wait_for_selector("#pending", state="detached", timeout=RETRY_SECONDS * 1000)
+    phone.wait_turn(2)
+    assert lost == [201]
+    assert plays(server_api, match_id) == [(1, "K")]
+    assert server_api(f"/api/matches/{match_id}")["seq"] == 2
+
+
+def test_the_page_opens_without_network_and_its_entries_are_sent_later(phone, server_api):
+    """A service worker keeps the page (on this machine, as over HTTPS): a reload offline shows the table as it
+    was, not the browser's error page, and the table goes on; what is entered is sent once the network is back."""
+    match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
+    phone.click("#log-deal")
+    phone.wait_turn(1)
+    phone.page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    phone.context.set_offline(True)
+    phone.page.reload()
+    phone.page.wait_for_selector(".tab-panel")
+    phone.page.wait_for_selector("#offline")
+    phone.wait_turn(1)
+    phone.tap_card("K")
+    phone.page.wait_for_selector('.seat[data-seat="1"] .card.pending[data-card="K"]')
+    phone.screenshot("offline-reload", full_page=False)
+    assert plays(server_api, match_id) == []
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector("#pending", state="detached", timeout=RETRY_SECONDS * 1000)
+    assert plays(server_api, match_id) == [(1, "K")]
+
+
+def test_the_service_worker_keeps_every_file_of_the_page(server_api, live_server):
+    import re
+    import urllib.request
+    from pathlib import Path
+
+    with urllib.request.urlopen(f"{live_server}/sw.js", timeout=10) as response:
+        script = response.read().decode()
+        assert response.headers["Content-Type"].startswith("text/javascript")
+    files = json_list(re.search(r"const FILES = (\[.*?\]);", script).group(1))
+    static = Path(__file__).resolve().parents[2] / "webui" / "static"
+    expected = {f"static/{p.relative_to(static).as_posix()}" for p in static.rglob("*")
+                if p.is_file() and p.name not in ("sw.js", "index.html")}
+    assert set(files) == expected | {"./"}
+    assert re.search(r'const VERSION = "[0-9a-f]{16}";', script)
+
+
+def json_list(text: str) -> list[str]:
+    import json
+    return json.loads(text)

@@ -1,0 +1,159 @@
+"""Every question is asked where the thumb is: "End the match?", "Undo one more?" and a double tap's question come in
+the bottom bar, in view whatever is scrolled (never under the top bar), answered in one tap, and no key moves; the
+same rank tapped for the next seat soon after is recorded without a question and said; a second identical record
+says that it was recorded again."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from conftest_browser import PHONES
+from test_page_layout import LOCALES, box_of, plays, post_play, tap_twice
+
+pytestmark = pytest.mark.browser
+
+CASES = [(size, lang) for size in PHONES for lang in LOCALES]
+CATALOGUES = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
+
+
+def words(lang: str, key: str, **params) -> str:
+    """The page's words for `key` in `lang` (English's where it has none), with the parameters put in."""
+    read = lambda name: json.loads((CATALOGUES / f"{name}.json").read_text())  # noqa: E731
+    catalogue = {**read("en"), **read(lang)}
+    return re.sub(r"\{(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), catalogue[key])
+
+FIVE = ["S", "W", "N", "E", "F"]
+
+
+def scorer_on_a_match(new_phone, server_api, size: str, lang: str):
+    """Five at the table (an Ogórek match started over the API, S deals, W leads), scored on a phone with its key."""
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": FIVE})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    return phone, match
+
+
+def scroll_to_the_keypad(phone) -> None:
+    """As while the cards are tapped: the keypad down at the thumb, the seats scrolled under the top bar."""
+    phone.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    phone.calm()
+
+
+def in_view(phone, selector: str) -> dict:
+    """The element's box on the screen, and whether it is whole below the top bar and above the screen's bottom."""
+    return phone.page.eval_on_selector(selector, """el => {
+        const r = el.getBoundingClientRect();
+        const top = document.querySelector('header.bar').getBoundingClientRect().bottom;
+        return {top: r.top, bottom: r.bottom, whole: r.top >= top - 0.5 && r.bottom <= window.innerHeight + 0.5};
+    }""")
+
+
+def keys(phone) -> list:
+    return box_of(phone, ".action .keypad button")
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_a_double_tap_asks_in_view_by_the_thumb_and_one_tap_answers(new_phone, server_api, size, lang):
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    for seat, card in [(1, "K"), (2, "2"), (3, "3")]:
+        post_play(server_api, match, seat, card)
+    phone.wait_turn(4)
+    scroll_to_the_keypad(phone)
+    phone.screenshot(f"thumb-scrolled-{size}-{lang}", full_page=False)
+    before = keys(phone)
+    tap_twice(phone, "3", 80)  # a bounce (taps.js: BOUNCE_MS): asks
+    question = phone.page.locator(".verdict.question")
+    question.wait_for()
+    phone.settled()
+    assert in_view(phone, ".verdict.question")["whole"]
+    assert in_view(phone, "#question-yes")["top"] > PHONES[size]["height"] / 2  # down by the thumb
+    assert keys(phone) == before  # no key moved
+    phone.screenshot(f"thumb-double-tap-{size}-{lang}", full_page=False)
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (4, "3")]
+    phone.click("#question-yes")  # one tap answers
+    phone.wait_turn(1)
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (4, "3"), (0, "3")]
+    assert question.count() == 0
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_end_the_match_and_undo_one_more_ask_in_view(new_phone, server_api, size, lang):
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    post_play(server_api, match, 1, "K")
+    phone.wait_turn(2)
+    phone.tap_card("2")
+    phone.wait_turn(3)
+    scroll_to_the_keypad(phone)
+    undo = phone.page.locator("#undo").bounding_box()
+    finger = (undo["x"] + undo["width"] / 2, undo["y"] + undo["height"] / 2)
+    phone.page.mouse.click(*finger)
+    time.sleep(0.5)
+    phone.page.mouse.click(*finger)  # within a second: "Undo one more?"
+    phone.page.locator(".verdict.question").wait_for()
+    phone.settled()
+    assert in_view(phone, ".verdict.question")["whole"]
+    box = phone.page.locator("#question-yes").bounding_box()
+    assert not (box["y"] <= finger[1] <= box["y"] + box["height"])  # not where the finger was
+    assert box["y"] > PHONES[size]["height"] / 2  # but down by the thumb
+    phone.screenshot(f"thumb-undo-more-{size}-{lang}", full_page=False)
+    phone.click("#question-no")
+    assert phone.page.locator(".verdict.question").count() == 0
+    phone.wait_turn(2)
+    scroll_to_the_keypad(phone)
+    phone.page.locator("#end").scroll_into_view_if_needed()
+    phone.click("#end")
+    phone.page.locator("#end-confirm").wait_for()
+    phone.calm()
+    assert in_view(phone, ".verdict.question")["whole"]
+    assert in_view(phone, "#end-confirm")["top"] > PHONES[size]["height"] / 2
+    assert keys(phone) == box_of(phone, ".action .keypad button")
+    phone.screenshot(f"thumb-end-{size}-{lang}", full_page=False)
+    phone.click("#end-confirm")
+    phone.page.wait_for_selector("#finished")
+    assert server_api(f"/api/matches/{match['id']}")["status"] == "finished"
+
+
+
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_the_same_rank_for_the_next_seat_is_recorded_at_once_and_said(new_phone, server_api, size, lang):
+    """10 by F, and 0.25 s later 10 by S, the next to play: both recorded, no question, and the bar says so."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    for seat, card in [(1, "K"), (2, "2"), (3, "3")]:
+        post_play(server_api, match, seat, card)
+    phone.wait_turn(4)
+    scroll_to_the_keypad(phone)
+    tap_twice(phone, "10", 250)  # quick, but no bounce (taps.js: BOUNCE_MS, DOUBLE_MS)
+    phone.wait_turn(1)
+    assert phone.page.locator(".verdict.question").count() == 0
+    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (4, "10"), (0, "10")]
+    play = words(lang, "event.play", name="S", card="10")
+    assert phone.text("#last-word") == words(lang, "word.recorded_next", what=play)
+    phone.screenshot(f"thumb-next-seat-{size}-{lang}", full_page=False)
+
+
+
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_a_second_identical_record_says_it_was_recorded_again(new_phone, server_api, size, lang):
+    """S takes the trick with an ace and leads an ace: the bar's words change, though the play's words are the same."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    for seat, card in [(1, "K"), (2, "2"), (3, "3"), (4, "4")]:
+        post_play(server_api, match, seat, card)
+    phone.play(0, "A")
+    phone.wait_turn(0)  # S took the trick and leads
+    first = phone.text("#last-word")
+    phone.tap_card("A")
+    phone.wait_turn(1)
+    assert phone.text("#last-word") != first
+    play = words(lang, "event.play", name="S", card=words(lang, "rank.A"))
+    assert phone.text("#last-word") == words(lang, "word.recorded_again", n=2, what=play)
+    phone.screenshot(f"thumb-again-{size}-{lang}", full_page=False)

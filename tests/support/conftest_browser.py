@@ -1,0 +1,206 @@
+"""Fixtures for the page's browser tests: a real gunicorn, Debian's headless Chromium driven by Playwright.
+
+Chromium is `/usr/bin/chromium` (Playwright never downloads a browser of its own here). Without it the
+browser tests are skipped, except when the environment variable `CI` is set: then they fail, so that CI
+never passes by skipping them. Each test gets a fresh phone (a browser context 360 × 740 px) on the one
+server of the session; a phone fails its test on any script error or refused resource (such as a
+Content-Security-Policy violation).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from gunicorn_server import serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+PHONE = {"width": 360, "height": 740}
+PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
+HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
+                                     r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
+
+
+def missing(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}: CI must run the browser tests (see .ci/run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """One gunicorn for the browser tests, on a database of its own."""
+    with serve(tmp_path_factory.mktemp("page") / "referee.db") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not CHROMIUM.exists():
+        missing(f"no Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright for Python is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Phone:
+    """One phone at the table: a browser context on the live server, and what a test does with it."""
+
+    def __init__(self, browser, base: str, locale: str = "en-US", viewport: dict | None = None):
+        self.base = base
+        self.viewport = viewport or PHONE
+        self.context = browser.new_context(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1)
+        self.last_tap: tuple[str, float] = ("", 0.0)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(5000)
+        # loading the page (its scripts, styles, the service worker) is the slowest step on a busy machine: the
+        # tests share the cores in two processes
+        self.page.set_default_navigation_timeout(15000)
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        self.page.on("console", self.console)
+        self.page.on("dialog", lambda dialog: (self.problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+
+    def console(self, message) -> None:
+        if message.type == "error" and not EXPECTED_CONSOLE_ERRORS.search(message.text):
+            self.problems.append(f"console: {message.text}")
+
+    # --- acting as the table ---------------------------------------------------------------------
+    def open(self, path: str = "/") -> Phone:
+        """Opens the page and waits until it has drawn the start form or the match."""
+        self.page.goto(path)
+        self.page.wait_for_selector("form.setup, .tab-panel")
+        return self
+
+    def start_match(self, players: list[str], game: str = "ogorek", stake: str = "", dealer: int | None = None,
+                    options: dict | None = None) -> str:
+        """Fills in the start form and starts; the match's id."""
+        page = self.page
+        self.open("/")
+        page.check(f'input[name="game"][value="{game}"]')
+        while page.locator(".player-row").count() > len(players):
+            page.locator(".player-row").last.get_by_role("button", name=re.compile("Remove|Usuń|Убрать")).click()
+        while page.locator(".player-row").count() < len(players):
+            page.click("#add-player")
+        for index, name in enumerate(players):
+            page.fill(f"#player-{index}", name)
+        for name, value in (options or {}).items():
+            control = page.locator(f"#option-{name}")
+            if isinstance(value, bool):
+                control.set_checked(value)
+            elif control.evaluate("el => el.tagName") == "SELECT":
+                control.select_option(str(value))
+            else:
+                control.fill(str(value))
+        if stake:
+            page.fill("#stake", stake)
+        if dealer is not None:
+            page.check("#dealer-choose")
+            page.select_option("#dealer-seat", str(dealer))
+        page.click("#start")
+        page.wait_for_url(re.compile(r"\?m="))
+        page.wait_for_selector(".tab-panel")
+        return re.search(r"\?m=([^&#]+)", page.url).group(1)
+
+    def calm(self) -> None:
+        """Waits until nothing on the page has just moved: the page ignores taps on a control for 350 ms after
+        it appeared or moved (see webui/static/js/taps.js), as a person would wait to see what changed."""
+        self.page.wait_for_function("() => !document.documentElement.hasAttribute('data-settling')")
+
+    def click(self, selector: str) -> None:
+        """Taps like a person: on a page that has stopped moving, and one key twice not as a double tap."""
+        self.calm()
+        previous, at = self.last_tap
+        if previous == selector and time.monotonic() - at < HUMAN_SECONDS:
+            time.sleep(HUMAN_SECONDS - (time.monotonic() - at))
+        self.page.click(selector)
+        self.last_tap = (selector, time.monotonic())
+
+    def tap_card(self, card: str) -> None:
+        self.click(f'.action .keypad button[data-card="{card}"]')
+
+    def settled(self) -> None:
+        """Waits until nothing this phone entered is waiting to be sent."""
+        self.page.wait_for_selector("#pending", state="detached")
+
+    def wait_turn(self, seat: int) -> None:
+        """Waits until every entry is recorded and the referee expects `seat` to act."""
+        self.settled()
+        self.page.wait_for_selector(f'.seat.to-act[data-seat="{seat}"]')
+        self.calm()
+
+    def play(self, seat: int, card: str) -> None:
+        """Waits for the seat's turn (the referee's, after the last entry is recorded) and taps the card."""
+        self.wait_turn(seat)
+        self.tap_card(card)
+
+    def tab(self, name: str) -> None:
+        self.click(f"#tab-{name}")
+
+    def text(self, selector: str) -> str:
+        return self.page.locator(selector).inner_text()
+
+    def screenshot(self, name: str, full_page: bool = True) -> None:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def new_phone(chromium, live_server):
+    """Makes phones (`new_phone(locale="pl-PL")`); each fails the test on a script error or refused resource."""
+    phones: list[Phone] = []
+
+    def make(**kwargs) -> Phone:
+        phone = Phone(chromium, live_server, **kwargs)
+        phones.append(phone)
+        return phone
+
+    yield make
+    problems = [problem for phone in phones for problem in phone.problems]
+    for phone in phones:
+        phone.close()
+    assert not problems, problems
+
+
+@pytest.fixture
+def phone(new_phone) -> Phone:
+    return new_phone()
+
+
+class ServerApi:
+    """The live server over HTTP, as any other client: `server_api("/api/matches/<id>")` reads."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def __call__(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=10) as response:
+            return json.loads(response.read())
+
+    def post(self, path: str, body: dict, key: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+
+@pytest.fixture
+def server_api(live_server) -> ServerApi:
+    return ServerApi(live_server)
