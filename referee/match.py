@@ -286,14 +286,13 @@ class Match:
 
     def events_view(self, hidden: bool = False, after: int = 0, limit: int | None = None) -> list[dict]:
         """The log (`limit` events after event `after`, or all), each event with the seq of the undo that retracted
-        it; `hidden`: without the hands that are still the table's secret."""
+        it and of the live correction that last changed it (null when none did: every event has both fields);
+        `hidden`: without the hands that are still the table's secret."""
         events = self.log[after:] if limit is None else self.log[after:after + limit]
         shown = self.keyless if hidden else recorded
-        corrected = self.entries.corrected
-        if not corrected:
-            return [{**shown(e), "undone_by": self.undone.get(e["seq"])} for e in events]
-        return [{**shown(e), "undone_by": self.undone.get(e["seq"]),
-                 **({"corrected_by": corrected[e["seq"]]} if e["seq"] in corrected else {})} for e in events]
+        undone, corrected = self.undone, self.entries.corrected
+        return [{**shown(e), "undone_by": undone.get(e["seq"]), "corrected_by": corrected.get(e["seq"])}
+                for e in events]
 
     def view(self) -> dict:
         state = self.state

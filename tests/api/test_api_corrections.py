@@ -113,6 +113,7 @@ def test_a_retried_correction_is_recorded_once_and_answered_the_same(table):
     events = table.events(match)
     assert [e["type"] for e in events].count("correct") == 1
     assert events[1]["corrected_by"] == 12
+    assert [e["corrected_by"] for e in events if e["seq"] != 2] == [None] * 11  # present on every event, as undone_by
     other = table.post_event(match, {**body, "with": {**PLAYS[0], "card": "J"}}, expect=422, headers=key)
     assert other["error"]["code"] == "idempotency_key_reused"
     assert table.state(match)["deal"]["tricks"][0]["plays"][0] == {"seat": 1, "card": "Q", "seq": 2}

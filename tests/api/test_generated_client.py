@@ -110,7 +110,7 @@ def test_the_generated_client_plays_the_seed_deal_with_typed_answers(kibic_clien
     log = list_events.sync(created.id, client=reader)
     assert isinstance(log, EventLog)
     assert [event.type_ for event in log.events] == ["deal"] + ["play"] * 24
-    assert all(event.undone_by is None for event in log.events)
+    assert all(event.undone_by is None and event.corrected_by is None for event in log.events)
     assert log.events[1].card == "K" and log.events[1].seat == 1
 
     settlement = get_settlement.sync(created.id, client=reader)

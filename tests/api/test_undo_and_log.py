@@ -20,9 +20,9 @@ def test_undo_retracts_the_latest_play_and_the_log_marks_it(table):
     assert answer["state"] == {**before, "seq": 3}
     assert table.state(match) == answer["state"]
     assert table.events(match) == [
-        {"seq": 1, "type": "deal", "dealer": 0, "format": 2, "undone_by": None},
-        {"seq": 2, "type": "play", "seat": 1, "card": "K", "format": 2, "undone_by": 3},
-        {"seq": 3, "type": "undo", "undoes": 2, "format": 2, "undone_by": None},
+        {"seq": 1, "type": "deal", "dealer": 0, "format": 2, "undone_by": None, "corrected_by": None},
+        {"seq": 2, "type": "play", "seat": 1, "card": "K", "format": 2, "undone_by": 3, "corrected_by": None},
+        {"seq": 3, "type": "undo", "undoes": 2, "format": 2, "undone_by": None, "corrected_by": None},
     ]
 
 
@@ -84,4 +84,5 @@ def test_the_log_records_events_as_the_referee_normalised_them(table):
     deal, play, penalty = table.events(match, keyed=True)
     assert deal["hands"] == {"1": ["K", "K", "7", "6", "4", "10"]}
     assert play["card"] == "K"
-    assert penalty == {"seq": 3, "type": "penalty", "seat": 2, "points": 5, "format": 2, "undone_by": None}
+    assert penalty == {"seq": 3, "type": "penalty", "seat": 2, "points": 5, "format": 2, "undone_by": None,
+                       "corrected_by": None}

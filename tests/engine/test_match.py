@@ -107,10 +107,10 @@ def test_the_log_keeps_undone_events_and_marks_them():
     undo(match)
     play(match, "W", "A")
     assert match.events_view() == [
-        {"type": "deal", "dealer": 0, "format": 2, "seq": 1, "undone_by": None},
-        {"type": "play", "seat": 1, "card": "K", "format": 2, "seq": 2, "undone_by": 3},
-        {"type": "undo", "undoes": 2, "format": 2, "seq": 3, "undone_by": None},
-        {"type": "play", "seat": 1, "card": "A", "format": 2, "seq": 4, "undone_by": None},
+        {"type": "deal", "dealer": 0, "format": 2, "seq": 1, "undone_by": None, "corrected_by": None},
+        {"type": "play", "seat": 1, "card": "K", "format": 2, "seq": 2, "undone_by": 3, "corrected_by": None},
+        {"type": "undo", "undoes": 2, "format": 2, "seq": 3, "undone_by": None, "corrected_by": None},
+        {"type": "play", "seat": 1, "card": "A", "format": 2, "seq": 4, "undone_by": None, "corrected_by": None},
     ]
 
 

@@ -41,7 +41,8 @@ def test_a_dealer_drawn_by_lot_is_stored_and_stays_the_same(restart, table):
     assert drawn in range(4)
 
     assert restart().state(match)["dealer"] == drawn
-    assert restart().events(match)[0] == {"seq": 1, "type": "deal", "dealer": drawn, "format": 2, "undone_by": None}
+    assert restart().events(match)[0] == {"seq": 1, "type": "deal", "dealer": drawn, "format": 2, "undone_by": None,
+                                            "corrected_by": None}
 
 
 def test_the_first_dealer_is_drawn_from_every_seat(table):

@@ -69,7 +69,7 @@ def assert_recovers(client, table, match, before: list[dict]):
     retry = write(client, match, PENALTY, "after-the-fix")
     assert first.status_code == retry.status_code == 201, first.get_json()
     assert retry.get_json() == first.get_json()
-    assert table.events(match) == before + [{**first.get_json()["event"], "undone_by": None}]
+    assert table.events(match) == before + [{**first.get_json()["event"], "undone_by": None, "corrected_by": None}]
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 // The log of a match in words, newest first, with the undone events struck through.
 
 import { api } from "./api.js";
-import { correctable, correctionSheet, openCorrection } from "./corrections.js";
+import { bringEntryInView, correctable, correctionSheet, openCorrection, sheetKey } from "./corrections.js";
 import { h } from "./dom.js";
 import { cardText, cardsText, t, tn } from "./i18n.js";
 
@@ -69,17 +69,32 @@ export async function loadEvents(matchId) {
 
 /**
  * The log, newest first. On the scorer's phone an entry that still stands is a button: tapped, it opens the sheet
- * of its correction (corrections.js), fixed at the bottom of the screen, over nothing the log needs to move.
+ * of its correction (corrections.js), fixed at the bottom of the screen, over nothing the log needs to move. The
+ * sheet is drawn at once from the log as last read, and again when the log read just now changes what it shows.
  */
 export function renderLog(root, ctx) {
   const list = h("ol", { class: "log", reversed: true });
   const section = h("section", { class: "panel" }, h("h2", { text: t("log.title") }), list);
-  const sheet = correctionSheet(ctx, describeEvent);
-  document.body.classList.toggle("correcting", Boolean(sheet));
-  root.replaceChildren(section, ...(sheet ? [sheet] : []));
-  const draw = (events) => {
+  root.replaceChildren(section);
+  let sheet = null;
+  let shown = null;
+  const drawSheet = (entries, fresh) => {
+    const key = sheetKey(ctx, entries);
+    if (key === shown) return;
+    shown = key;
+    const focused = sheet && sheet.contains(document.activeElement) ? document.activeElement.id : null;
+    const next = correctionSheet(ctx, describeEvent, entries, fresh);
+    if (sheet && next) sheet.replaceWith(next);
+    else if (sheet) sheet.remove();
+    else if (next) root.append(next);
+    sheet = next;
+    document.body.classList.toggle("correcting", Boolean(sheet));
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+  };
+  const draw = (events, fresh) => {
     const names = ctx.names;
     const entries = ctx.canScore ? correctable(events) : new Map();
+    drawSheet(entries, fresh);
     list.replaceChildren(...events.slice().reverse().map((event) => {
       const parts = [
         h("span", { class: "seq", text: `#${event.seq}` }),
@@ -98,8 +113,11 @@ export function renderLog(root, ctx) {
       );
     }));
     if (!events.length) list.replaceChildren(h("li", { class: "hint", text: t("log.empty") }));
+    bringEntryInView(list, entries);
   };
   const known = ctx.log ? ctx.log() : [];
-  if (known.length) draw(known); // the log as last read, at once: the page keeps its length while it is read again
-  loadEvents(ctx.matchId).then(draw).catch(() => list.replaceChildren(h("li", { class: "hint", text: t("log.unavailable") })));
+  if (known.length) draw(known, false); // the log as last read, at once: the page keeps its length while it is read again
+  else drawSheet(new Map(), false);
+  loadEvents(ctx.matchId).then((events) => { if (ctx.keepLog) ctx.keepLog(events); draw(events, true); })
+    .catch(() => list.replaceChildren(h("li", { class: "hint", text: t("log.unavailable") })));
 }

@@ -81,6 +81,7 @@ function context() {
     showHands: app.showHands,
     toggleHands,
     log: () => app.log,
+    keepLog, // the log read by the log's tab: the log as last read from then on
     firstDealer: () => local.get(`first_dealer.${app.matchId}`),
     eveningKey: (id) => local.get(`evening_key.${id}`),
     send,
@@ -345,6 +346,12 @@ async function readLog() {
   }
 }
 
+/** The log read just now by a view (the log's tab): kept as the log last read, unless a newer one came meanwhile. */
+function keepLog(log) {
+  const last = (events) => (events.length ? events[events.length - 1].seq : 0);
+  if (app.key && last(log) >= last(app.log)) app.log = log;
+}
+
 /** The event that proved a finding, in words. */
 async function proofText(finding) {
   const names = app.state.players.map((p) => p.name);
@@ -370,8 +377,8 @@ async function refused(error, entry, dropped) {
   const { expect_seq: _, ...body } = entry.body;
   const what = () => (entry.route === "undo" ? t("event.undo_request") : describeEvent(body, names));
   say(() => t("referee.not_recorded", { what: what() }));
-  if (body.type === "correct") correctionRefused(error, names, () => send({ ...body, force: true }));
-  showError(error, {
+  const inSheet = body.type === "correct" && correctionRefused(error, names, () => send({ ...body, force: true }));
+  if (!inSheet) showError(error, {
     what: t("referee.not_recorded", { what: what() }),
     names,
     letItStand: () => send({ ...body, force: true }),

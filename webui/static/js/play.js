@@ -12,6 +12,7 @@ import { renderScores } from "./scores.js";
 import { renderShare } from "./share.js";
 import { seatList } from "./table.js";
 import { handsControl, shownHands } from "./hands.js";
+import { trickHistory } from "./tricks.js";
 
 const KEYPADS = { ranks, suit_rank: suitRank, attack_beat: attackBeat };
 const TABS = ["table", "scores", "money", "share", "log"];
@@ -147,6 +148,7 @@ function renderTable(root, ctx) {
     action,
     controls(ctx, rules),
     ctx.canScore ? shownHands(ctx) : null,
+    trickHistory(ctx),
   ].filter(Boolean));
 }
 
@@ -154,6 +156,7 @@ export function renderMatch(root, ctx) {
   const panel = h("div", { class: "tab-panel", id: `panel-${ctx.ui.tab}` });
   const title = h("h1", { class: "visually-hidden", text: document.getElementById("bar-title").textContent });
   root.replaceChildren(title, statusLine(ctx), tabBar(ctx), panel);
+  if (ctx.ui.tab !== "log") document.body.classList.remove("correcting"); // the sheet of a correction is the log's
   const render = { table: renderTable, scores: renderScores, money: renderMoney, share: renderShare, log: renderLog }[ctx.ui.tab];
   render(panel, ctx);
 }

@@ -4,6 +4,7 @@
 import { h, s } from "./dom.js";
 import { ordinal, t, tn } from "./i18n.js";
 import { describeEvent } from "./log.js";
+import { openDeal } from "./corrections.js";
 import { codeText } from "./referee.js";
 import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
@@ -101,12 +102,26 @@ function findingsList(ctx) {
     h("p", { class: "proof", text: proof(f) }))));
 }
 
+/**
+ * The scoresheet; on the scorer's phone a deal tapped (its number, or anywhere on its row, where the table sees the
+ * figure it doubts) opens the sheet of a correction on that deal's entries.
+ */
+function sheetToCorrect(ctx) {
+  if (!ctx.canScore) return renderSheet(ctx.state);
+  const sheet = renderSheet(ctx.state, { onDeal: (n) => openDeal(ctx, n, "scores") });
+  sheet.addEventListener("click", (event) => {
+    const row = event.target.closest("tr[data-deal]");
+    if (row && !event.target.closest("button")) row.querySelector("button.sheet-deal")?.click();
+  });
+  return sheet;
+}
+
 export function renderScores(root, ctx) {
   const { state } = ctx;
   root.replaceChildren(
     h("section", { class: "panel" }, h("h2", { text: t("score.title") }), scoreTable(ctx),
       h("p", { class: "hint", text: tn("score.deals_played", state.history.length) })),
-    h("section", { class: "panel" }, h("h2", { text: t("sheet.title") }), renderSheet(state)),
+    h("section", { class: "panel" }, h("h2", { text: t("sheet.title") }), sheetToCorrect(ctx)),
     h("section", { class: "panel" }, h("h2", { text: t("chart.heading") }),
       state.history.length ? chart(state, ctx.names) : h("p", { class: "hint", text: t("chart.empty") }),
       h("ul", { class: "legend" }, ctx.names.map((name, seat) => h("li", {},

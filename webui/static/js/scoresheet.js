@@ -57,7 +57,8 @@ export function sheetLines(state) {
     ...row.cells.flatMap((c) => c.fields.map((value) => (value === null || value === undefined ? "" : value)))])];
 }
 
-export function renderSheet(state) {
+/** The sheet; `onDeal(n)`, where given (the scorer's phone), makes each deal's number a button that opens it. */
+export function renderSheet(state, { onDeal = null } = {}) {
   const rows = sheetRows(state);
   if (!rows.length) return h("p", { class: "hint", text: t("chart.empty") });
   return h("div", { class: "table-scroll" }, h("table", { class: "sheet", id: "scoresheet" },
@@ -65,7 +66,8 @@ export function renderSheet(state) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num", text: t("sheet.deal") }),
       state.players.map((p) => h("th", { scope: "col", class: "num", text: p.name })))),
     h("tbody", {}, rows.map((row) => h("tr", { "data-deal": row.deal },
-      h("th", { scope: "row", class: "num", text: String(row.deal) }),
+      h("th", { scope: "row", class: "num" }, onDeal ? h("button", { type: "button", class: "sheet-deal", "data-deal": row.deal,
+        "aria-label": t("correct.open_deal", { n: row.deal }), on: { click: () => onDeal(row.deal) } }, String(row.deal)) : String(row.deal)),
       row.cells.map((c, seat) => h("td", { class: ["num", seat === row.dealer && "dealt"], "data-seat": seat },
         seat === row.dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
         h("span", { class: "figure", text: c.figure }),
