@@ -54,7 +54,8 @@ class Game:
     event_fields: dict[str, frozenset[str]] = {}
     """The fields each event type of the game reads, besides `type` and `force`."""
     keypad: str = "suit_rank"
-    """How the page's keypad works: "ranks" (a rank alone), "suit_rank" (a suit, then a rank), "attack_beat"."""
+    """How the page's keypad works: "ranks" (a rank alone), "suit_rank" (a suit, then a rank), "attack_beat"
+    (Dureń's attacks and beats), "bout" (Durak's bouts: throw-ins from any seat, beats, take, pass on, done)."""
     trick: str | None = None
     """Who takes a trick, for a page ahead of the server: "climb" (the latest highest card), "follow" (the highest
     trump, else the highest card of the suit led), or None (the page waits for the server)."""

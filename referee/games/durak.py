@@ -59,7 +59,7 @@ class Durak(Game):
     max_players = 6
     suited = True
     rank_order = RANKS
-    keypad = "attack_beat"
+    keypad = "bout"
     player_figures = ("minus_points",)
     deal_figure = "gained"
     example = {

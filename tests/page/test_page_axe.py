@@ -125,6 +125,31 @@ def agurk_screens(phone, axe, found):
     tabs(phone, axe, "agurk", found)
 
 
+def durak_screens(phone, axe, found):
+    phone.start_match(["Ala", "Bob", "Cyd", "Dan", "Ewa"], game="durak", dealer=0, options={"transfer": True})
+    phone.tap_card("7H")
+    phone.click('.first-attacker button[data-seat="1"]')
+    check(phone, axe, "durak deal", found)
+    phone.click("#log-deal")
+    phone.page.wait_for_selector(".bout-step")
+    check(phone, axe, "durak lead", found)
+    phone.tap_card("9S")
+    phone.click("#log-bout")
+    phone.page.wait_for_selector("#log-take:enabled")
+    phone.calm()
+    check(phone, axe, "durak defence", found)
+    phone.click('.bout-seats button[data-seat="3"]')
+    phone.tap_card("9D")
+    check(phone, axe, "durak throw-in", found)
+    phone.click("#log-bout")
+    phone.page.wait_for_selector('.bout-places [data-attack="9D"]')
+    phone.click("#log-take")
+    phone.page.wait_for_selector("#log-done:enabled")
+    phone.click("#log-done")
+    phone.page.wait_for_selector(".last-trick")
+    tabs(phone, axe, "durak", found)
+
+
 SCREENS = PerGame("SCREENS in tests/page/test_page_axe.py", "its walk through the screens of the game, with the "
                   "table's language and the phone it is checked in", {
                       "ogorek": (ogorek_screens, "en-US", "360x740"),
@@ -132,6 +157,7 @@ SCREENS = PerGame("SCREENS in tests/page/test_page_axe.py", "its walk through th
                       "oh_hell": (oh_hell_screens, "ru-RU", "360x740"),
                       "duren": (duren_screens, "pl-PL", "390x844"),
                       "agurk": (agurk_screens, "ru-RU", "390x844"),
+                      "durak": (durak_screens, "ru-RU", "360x740"),
                   })
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import random
 
+import durak_table
 import duren_table
 import pytest
 from conftest_browser import PHONES
@@ -69,12 +70,15 @@ def dealer_and_a_hand_begun(phone) -> None:
 
 
 def drawn_and_turned_up(phone) -> None:
-    """Oh Hell's or Dureń's first deal: the dealer drawn by lot on this phone, and the queen of spades turned up."""
+    """Oh Hell's, Dureń's or Durak's first deal: the dealer drawn by lot on this phone, the queen of spades turned up,
+    and where the deal names who attacks first, the second seat."""
     phone.click("#draw-dealer")
     phone.page.wait_for_selector("#deal-note .drawn")
     if phone.page.locator('.trump-pick .suit-tab[data-suit="S"]').count():  # Oh Hell's keypad: a suit, then a rank
         phone.click('.trump-pick .suit-tab[data-suit="S"]')
     phone.click('.trump-pick .keypad button[data-card="QS"]')
+    if phone.page.locator(".first-attacker").count():  # Durak's first deal: who attacks first (the lowest trump)
+        phone.click('.first-attacker button[data-seat="1"]')
     phone.page.wait_for_selector("#log-deal:enabled")
 
 
@@ -178,19 +182,31 @@ def duren_deal(players: list[str]) -> list[dict]:
     return match.events
 
 
+def durak_deal(players: list[str]) -> list[dict]:
+    """Durak's first deal, shuffled and played out to its durak by the table simulator."""
+    match = Recorded(Match.create("durak", players, {}))
+    table = durak_table.Table(match, random.Random(5))
+    table.step()
+    while match.expected()["type"] != "deal":
+        table.step()
+    return match.events
+
+
 SEVEN = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil", "Gosia"]
 # the deal before the later deal; the card the page taps to end it (None: the page opens at the later deal); the
 # table's languages, the first the page opens in
 LATER_DEALS = {"oh_hell-3": ("oh_hell", SEVEN[:3], oh_hell_but_the_last_card, (0, "4S"), ["pl", "en", "ru"]),
                "oh_hell-7": ("oh_hell", SEVEN, oh_hell_but_the_last_card, (0, "4S"), ["ru", "en", "pl"]),
-               "duren": ("duren", SEVEN[:2], duren_deal, None, ["pl", "en", "ru"])}
+               "duren": ("duren", SEVEN[:2], duren_deal, None, ["pl", "en", "ru"]),
+               "durak": ("durak", SEVEN[:6], durak_deal, None, ["ru", "en", "pl"])}
 
 
 SIZES = {**PHONES, "740x360": {"width": 740, "height": 360}}  # and a phone turned sideways
 
 
 @pytest.mark.parametrize(("case", "size"), [("oh_hell-3", "360x740"), ("oh_hell-7", "390x844"),
-                                            ("oh_hell-7", "740x360"), ("duren", "360x740")])
+                                            ("oh_hell-7", "740x360"), ("duren", "360x740"),
+                                            ("durak", "360x740")])
 def test_a_later_deal_comes_under_the_last_deals_result_shown_whole(new_phone, server_api, case, size):
     """When a deal ends, the next deal's step comes under the deal's result, which the table reads before it deals:
     the page scrolls no further than the result's top, which stays below the top bar (Oh Hell's list of bids and
@@ -266,6 +282,8 @@ NOTES = {
     "oh_hell": ("oh_hell", False, ["#draw-dealer", '.dealer-choice button[data-seat="1"]', "#draw-dealer"],
                 ["#deal-note .drawn", None, "#deal-note .drawn"]),
     "duren": ("duren", False, ["#draw-dealer", '.dealer-choice button[data-seat="0"]'], ["#deal-note .drawn", None]),
+    "durak": ("durak", False, ["#draw-dealer", '.first-attacker button[data-seat="2"]',
+                               '.dealer-choice button[data-seat="1"]'], ["#deal-note .drawn", None, None]),
     "ogorek-later": ("ogorek", True, ['.dealer-choice button[data-seat="2"]', '.dealer-choice button[data-seat="1"]'],
                      ["#deal-note .warn", None]),
     "agurk": ("agurk", False, [".known-hands summary", '.known-hands .seat-buttons button[data-seat="1"]', hand_begun,

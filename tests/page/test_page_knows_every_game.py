@@ -37,7 +37,7 @@ def rules(name: str) -> dict:
 
 
 def test_the_scan_reads_the_scripts_tables():
-    assert kinds("play.js", "KEYPADS") == {"ranks", "suit_rank", "attack_beat"}
+    assert kinds("play.js", "KEYPADS") == {"ranks", "suit_rank", "attack_beat", "bout"}
     assert {"minus_points", "lives"} <= kinds("scores.js", "COLUMNS")
 
 

@@ -162,6 +162,7 @@ KEYPAD_WORDS = {
                                        (f"result.{name}", False)],
     "attack_beat": lambda name, result: [(f"deal.{name}", False), (f"result.{name}", False),
                                          (f"result.{name}_draw", False)],
+    "bout": lambda name, result: [(f"deal.{name}", False), (f"result.{name}", False), (f"result.{name}_draw", False)],
 }
 """The words each keypad's script (webui/static/js/games/<keypad>.js) asks for a game by its name, as (key, counted):
 how the deal is dealt, the deal's result (as its `DealResult` has it)."""

@@ -11,7 +11,7 @@ import { nameCut, seatButtons } from "./table.js";
  * The deal step: who deals (by lot for the first deal, else the rule's dealer, which the table may
  * override), the instructions for the dealer, and, where the game turns up a trump card, that card.
  */
-export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, title: named }) {
+export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, title: named, more, fields = () => ({}) }) {
   const { state, ui } = ctx;
   const expected = state.expected;
   const first = expected.dealer === null;
@@ -50,18 +50,21 @@ export function dealPanel(ctx, { instructions, trumpPad, lotOnServer, handPad, t
   const dealerName = lot ? t("deal.the_dealer") : nameCut(names[ui.dealer]);
   rows.push(h("p", { class: "instructions" }, instructions(dealerName)));
   if (trumpPad) rows.push(trumpPad);
-  const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length;
+  if (more) rows.push(more); // the game's own choice for the deal (who attacks first): `fields` sends it
+  const extra = fields(); // null while the game's own choice is still to be made
+  const ready = (!trumpPad || ui.trump) && !(lot && !lotOnServer) && !waiting.length && extra !== null;
   rows.push(h("button", {
     type: "button", class: "primary wide", id: "log-deal", "data-records": "deal", "data-in-view-end": "", disabled: !ready,
     on: { click: () => {
       const body = { type: "deal" };
       if (!lot) body.dealer = ui.dealer;
       if (trumpPad) body.trump = ui.trump;
+      Object.assign(body, extra);
       const hands = handsToSend(ui, size);
       if (hands) body.hands = hands;
       ctx.send(body);
     } },
   }, trumpPad ? t("deal.log_with_trump") : t("deal.log")));
   if (handPad) rows.push(knownHandsField(ctx, { size, pad: handPad, waiting }));
-  return h("section", { class: "action deal-step", "aria-label": title, "data-in-view": "deal" }, rows);
+  return h("section", { class: ["action", "deal-step", more && "with-more"], "aria-label": title, "data-in-view": "deal" }, rows);
 }

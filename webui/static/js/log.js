@@ -13,6 +13,7 @@ export function describeEvent(event, names) {
     case "deal":
       text = event.dealer === undefined || event.dealer === null ? t("event.deal_by_lot") : t("event.deal", { name: names[event.dealer] });
       if (event.trump) text += ` · ${t("event.trump", { card: cardText(event.trump) })}`;
+      if (event.attacker !== undefined && event.attacker !== null) text += ` · ${t("event.first_attacker", { name: names[event.attacker] })}`;
       break;
     case "play":
       text = t("event.play", { name, card: cardText(event.card) });
@@ -31,6 +32,15 @@ export function describeEvent(event, names) {
       text = event.beats.length
         ? t("event.defend", { name, beats: event.beats.map((b) => `${cardText(b.card)}/${cardText(b.with)}`).join(", ") })
         : t("event.defend_none", { name });
+      break;
+    case "transfer":
+      text = t("event.transfer", { name, cards: cardsText(event.cards) });
+      break;
+    case "take":
+      text = t("event.take", { name });
+      break;
+    case "done":
+      text = t("event.done");
       break;
     case "penalty":
       text = tn(event.reason ? "event.penalty_for" : "event.penalty", event.points ?? 0, { name, reason: event.reason });

@@ -23,7 +23,8 @@ import { verdictText } from "./words.js";
 
 const POLL_MS = 1500;
 const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active", "penalty", "penaltySeat",
-                  "penaltyPoints", "penaltyReason", "hands", "handSeat", "handsOpen", "handUi"];
+                  "penaltyPoints", "penaltyReason", "hands", "handSeat", "handsOpen", "handUi", "by", "picks", "transfer",
+                  "firstAttacker"];
 
 const app = {
   games: [],

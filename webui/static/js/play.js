@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { describeEvent, renderLog } from "./log.js";
 import { ordinal, t, tn } from "./i18n.js";
 import { attackBeat } from "./games/attack_beat.js";
+import { bout } from "./games/bout.js";
 import { ranks } from "./games/ranks.js";
 import { suitRank } from "./games/suit_rank.js";
 import { renderMoney } from "./money.js";
@@ -14,7 +15,7 @@ import { seatList } from "./table.js";
 import { handsControl, shownHands } from "./hands.js";
 import { trickHistory } from "./tricks.js";
 
-const KEYPADS = { ranks, suit_rank: suitRank, attack_beat: attackBeat };
+const KEYPADS = { ranks, suit_rank: suitRank, attack_beat: attackBeat, bout };
 const TABS = ["table", "scores", "money", "share", "log"];
 
 /** How the page draws a match's table and keypad: by the keypad the catalogue names for its game. */
@@ -27,7 +28,7 @@ function mayEnterMore(ctx) {
   const waiting = ctx.pending();
   if (!waiting.length) return true;
   const expected = ctx.state.expected;
-  return expected && expected.type === "play" && ctx.state.rules.keypad !== "attack_beat" && waiting.every((e) => e.body.type === "play");
+  return expected && expected.type === "play" && !["attack_beat", "bout"].includes(ctx.state.rules.keypad) && waiting.every((e) => e.body.type === "play");
 }
 
 function statusLine(ctx) {

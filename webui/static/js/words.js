@@ -15,7 +15,7 @@ function spoken(name, value, names) {
   if (value === null || value === undefined) return undefined;
   if (SEATS.has(name)) return names[value];
   if (CARDS.has(name)) return cardText(value);
-  if (CARD_LISTS.has(name)) return cardsText(value);
+  if (CARD_LISTS.has(name) && Array.isArray(value)) return cardsText(value); // a `laid` may be a count
   if (SUITS.has(name)) return SUIT_SYMBOLS[value];
   if (RANK_LISTS.has(name)) return value.map((rank) => (has(`rank.${rank}`) ? t(`rank.${rank}`) : rank)).join(" ");
   if (name === "seats") return value.map((seat) => names[seat]).join(", ");
