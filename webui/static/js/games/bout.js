@@ -89,9 +89,9 @@ function modeOf(ctx) {
   const throwers = expected.throw_in;
   let seat = ui.by;
   const defending = expected.type === "defend" && !expected.taking;
-  if (seat === undefined || (seat !== expected.defender && !throwers.includes(seat))) {
-    seat = defending ? expected.defender : throwers[0];
-  }
+  // the defender's until another seat is tapped: what is due (a beat), or what the bout waits for (the throw-ins
+  // after "takes", or every card beaten: the bout over unless someone throws in)
+  if (seat === undefined || (seat !== expected.defender && !throwers.includes(seat))) seat = expected.defender;
   if (seat === expected.defender) return { seat, what: ui.transfer && expected.transfer ? "transfer" : defending ? "beat" : "none" };
   return { seat, what: "throw" };
 }
@@ -232,7 +232,8 @@ function recordButton(ctx, mode, picks, assigned) {
     none: ["bout.beat", null, 0],
   }[mode.what];
   return h("button", {
-    type: "button", class: "primary wide", id: "log-bout", "data-records": body ? body.type : null, disabled: !count,
+    // its id says what it records (a lead, a beat...): the next step's button is not this one tapped twice
+    type: "button", class: "primary wide record", id: `log-${mode.what}`, "data-records": body ? body.type : null, disabled: !count,
     on: { click: () => ctx.send(body, { by: seat, transfer: mode.what === "transfer", active: ctx.ui.active }) },
   }, count ? tn(label, count) : t("bout.pick"));
 }
@@ -277,7 +278,7 @@ function dealStep(ctx) {
   const handPad = ({ gone: away, onPick }) => suitedPad({ ranks: rankKeys(state), ui, label: t("hands.keypad"),
                                                          gone: (card) => away(card) || card === ui.trump || Object.values(ui.hands || {}).some((held) => held.includes(card)), onPick });
   const named = expected.attacker === null;
-  const attacker = named ? h("div", { class: "first-attacker" },
+  const attacker = named ? h("div", { class: "first-attacker", "data-area": "first-attacker" }, // its seats are not the dealer's
     h("p", { class: "label", id: "first-attacker", text: t("deal.first_attacker") }),
     seatButtons(ctx, { chosen: ui.firstAttacker, label: t("deal.first_attacker"),
                        onPick: (seat) => { ui.firstAttacker = seat; ctx.redraw(); } })) : null;
