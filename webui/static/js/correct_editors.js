@@ -15,14 +15,14 @@ import { rankPad, suitedPad } from "./keypad.js";
 import { cardChip, nameCut } from "./table.js";
 
 /** The kinds of entry the sheet can correct an entry into (its own kind) or insert, by event type. */
-export const EDITABLE = new Set(["play", "penalty", "bid", "deal", "exchange", "attack", "defend"]);
+export const EDITABLE = new Set(["play", "penalty", "bid", "deal", "exchange", "attack", "defend", "transfer", "take"]);
 
 /** The kinds of entry a table may have forgotten to type, of those the game has: never a deal or the end. */
 export function insertable(state) {
   return INSERT_ORDER.filter((type) => state.rules.events.includes(type));
 }
 
-const INSERT_ORDER = ["play", "penalty", "bid", "attack", "defend", "exchange"];
+const INSERT_ORDER = ["play", "penalty", "bid", "attack", "defend", "exchange", "transfer", "take", "done"];
 
 /** The seat after `seat` at the table (two players: the other one). */
 function seatAfter(state, seat) {
@@ -57,8 +57,8 @@ function firstDraft(ctx, kind, entry, insert, where) {
   if (!insert) {
     switch (kind) {
       case "penalty": return { seat, points: entry.points, reason: entry.reason };
-      case "deal": return { dealer: entry.dealer, trump: entry.trump, hands: entry.hands };
-      case "attack": return { seat, cards: [...entry.cards] };
+      case "deal": return { dealer: entry.dealer, trump: entry.trump, hands: entry.hands, attacker: entry.attacker };
+      case "attack": case "transfer": return { seat, cards: [...entry.cards] };
       case "defend": return { seat, beats: Object.fromEntries(entry.beats.map((b) => [b.card, b.with])) };
       default: return { seat };
     }
@@ -66,6 +66,7 @@ function firstDraft(ctx, kind, entry, insert, where) {
   switch (kind) {
     case "penalty": return { seat: entry.type === "penalty" ? seat : seatBefore(state, seat), points: state.options.cut_penalty ?? 1 };
     case "attack": return { seat, cards: [] };
+    case "transfer": case "take": return { seat: seatAfter(state, seat), cards: [] }; // the defender, likely
     case "defend": return { seat: seatAfter(state, where.attack ? where.attack.seat : seat), beats: {} }; // the defender
     default: return { seat: seatBefore(state, seat) };
   }
@@ -170,13 +171,18 @@ function deal(ctx, e) {
   const trumped = draft.trump !== undefined && draft.trump !== null;
   const question = trumped ? t("correct.ask_deal_trump", { seq }) : t("correct.ask_deal", { seq });
   const hands = handsField(ctx, e);
+  // a deal that names who attacks first (Durak's first deal) keeps naming them, the seat to correct too
+  const named = draft.attacker !== undefined && draft.attacker !== null;
   return [ask(question),
     seats(ctx, draft, "dealer", t("deal.dealer"), e.redraw),
+    named ? h("div", { "data-area": "correction-attacker" }, h("p", { class: "label", text: t("deal.first_attacker") }),
+                seats(ctx, draft, "attacker", t("deal.first_attacker"), e.redraw)) : null,
     trumped ? h("p", { class: "label correct-trump", text: t("correct.trump_is", { card: cardText(draft.trump) }) }) : null,
     trumped ? cardPad(ctx, draft, { label: t("correct.trump_pad"), chosen: (card) => card === draft.trump,
                                     onPick: (card) => { draft.trump = card; e.redraw(); } }) : null,
     sendButton(t("correct.send"), hands.waiting.length > 0, () => e.done({
-      type: "deal", dealer: draft.dealer, ...(trumped ? { trump: draft.trump } : {}), ...(hands.hands ? { hands: hands.hands } : {}) })),
+      type: "deal", dealer: draft.dealer, ...(trumped ? { trump: draft.trump } : {}), ...(named ? { attacker: draft.attacker } : {}),
+      ...(hands.hands ? { hands: hands.hands } : {}) })),
     hands.field];
 }
 
@@ -232,7 +238,38 @@ function defend(ctx, e) {
       () => e.done({ type: "defend", seat: draft.seat, beats: beaten.map((card) => ({ card, with: draft.beats[card] })) }))];
 }
 
-const EDITORS = { play, penalty, bid, deal, exchange, attack, defend };
+/** A transfer (the defender passes the bout on): who, and with which cards. */
+function transfer(ctx, e) {
+  const { draft, seq } = e;
+  const name = ctx.names[draft.seat];
+  const question = e.insert ? t("correct.ask_insert_transfer", { seq, name }) : t("correct.ask_transfer", { seq, name });
+  const chosen = draft.cards;
+  return [ask(question),
+    seats(ctx, draft, "seat", t("correct.who_transferred"), e.redraw),
+    cardPad(ctx, draft, { label: question, chosen: (card) => chosen.includes(card), onPick: (card) => {
+      draft.cards = chosen.includes(card) ? chosen.filter((c) => c !== card) : [...chosen, card];
+      e.redraw();
+    } }),
+    sendButton(chosen.length ? tn("bout.pass_on", chosen.length) : t("bout.pick"), !chosen.length,
+      () => e.done({ type: "transfer", seat: draft.seat, cards: chosen }))];
+}
+
+/** "Takes": who took the bout. */
+function take(ctx, e) {
+  const { draft, seq } = e;
+  const question = e.insert ? t("correct.ask_insert_take", { seq }) : t("correct.ask_take", { seq });
+  return [ask(question),
+    seats(ctx, draft, "seat", question, e.redraw),
+    sendButton(e.insert ? t("correct.insert_send") : t("correct.send"), false, () => e.done({ type: "take", seat: draft.seat }))];
+}
+
+/** A bout's end forgotten: nothing to choose, only to insert. */
+function done(ctx, e) {
+  return [ask(t("correct.ask_insert_done", { seq: e.seq })),
+    sendButton(t("correct.insert_send"), false, () => e.done({ type: "done" }))];
+}
+
+const EDITORS = { play, penalty, bid, deal, exchange, attack, defend, transfer, take, done };
 
 /** The editor of `kind`: the question, the seats and keys that answer it. */
 export function editor(ctx, kind, e) {

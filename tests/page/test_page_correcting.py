@@ -2,7 +2,8 @@
 recorded with its finding; a double tap on a key of the sheet that records one correction; a deal's dealer
 corrected with the hands entered kept; a penalty's seat and points, a forgotten penalty, the end removed; a
 defence, an attack, the swap of the nine of trumps, the card turned up; a card corrected from the trick history
-and a deal opened from the scoresheet; followers and the big screen showing the corrected table, live."""
+and a deal opened from the scoresheet; followers and the big screen showing the corrected table, live; Durak's deal
+(who attacks first kept), a transfer, and a forgotten throw-in."""
 
 from __future__ import annotations
 
@@ -357,3 +358,50 @@ def test_the_sheets_and_the_trick_history_pass_axe(new_phone, server_api):
             phone.click("#correct-change")
             check(phone, axe, f"{game} #{seq}", found)
     assert found == []
+
+
+# Durak for four with transfers: Bob leads 9♠, Cyd passes the bout on with 9♦, Dan takes, the bout is over
+DURAK = [{"type": "deal", "dealer": 0, "trump": "QH", "attacker": 1}, {"type": "attack", "seat": 1, "cards": ["9S"]},
+         {"type": "transfer", "seat": 2, "cards": ["9D"]}, {"type": "take", "seat": 3}, {"type": "done"}]
+
+
+def test_a_durak_deal_a_transfer_and_a_forgotten_throw_in_corrected(new_phone, server_api):
+    """A deal that names who attacks first keeps naming them when its dealer is corrected (the referee refuses a first
+    deal without one), a transfer's card is corrected, and a throw-in never typed is inserted before "bout over": the
+    taker holds every card of the bout."""
+    t = words("ru")
+    match = a_match(server_api, "durak", ["Ala", "Bob", "Cyd", "Dan"], DURAK, {"transfer": True})
+    phone = scorer(new_phone, match, "ru", "360x740")
+    phone.tab("log")
+    open_entry(phone, 1)  # Dan dealt, not Ala
+    phone.click("#correct-change")
+    first_attacker = '#correction [data-area="correction-attacker"] button[aria-pressed="true"]'
+    assert phone.page.get_attribute(first_attacker, "data-seat") == "1"
+    phone.click('#correction .seat-buttons button[data-seat="3"]')
+    phone.click("#correct-send")
+    events = recorded(phone, server_api, match, 6)
+    assert events[5]["with"] | {"type": "deal", "dealer": 3, "trump": "QH", "attacker": 1} == events[5]["with"]
+
+    open_entry(phone, 3)  # Cyd passed it on with 9♣, not 9♦
+    phone.click("#correct-change")
+    assert phone.text("#correction .correct-ask") == t("correct.ask_transfer", seq=3, name="Cyd")
+    phone.click('#correction .keypad button[data-card="9D"]')
+    phone.click('#correction .keypad button[data-card="9C"]')
+    phone.page.wait_for_selector('#correction .keypad button[data-card="9C"][aria-pressed="true"]')
+    phone.click("#correct-send")
+    events = recorded(phone, server_api, match, 7)
+    assert events[6]["with"] | {"type": "transfer", "seat": 2, "cards": ["9C"]} == events[6]["with"]
+
+    open_entry(phone, 5)  # and Ala threw in 9♥ before the bout was over
+    phone.click("#correct-insert")
+    phone.click("#correct-kind-attack")
+    phone.click('#correction .seat-buttons button[data-seat="0"]')
+    phone.click('#correction .keypad button[data-card="9H"]')
+    phone.page.wait_for_selector('#correction .keypad button[data-card="9H"][aria-pressed="true"]')
+    phone.click("#correct-send")
+    events = recorded(phone, server_api, match, 8)
+    assert events[7]["before"] == 5 and events[7]["insert"] | {"type": "attack", "seat": 0, "cards": ["9H"]} == \
+        events[7]["insert"]
+    deal = server_api(f"/api/matches/{match['id']}")["deal"]
+    assert [(a["card"], a["seat"]) for a in deal["last_bout"]["attacks"]] == [("9S", 1), ("9C", 2), ("9H", 0)]
+    assert deal["hand_sizes"]["3"] == 6 + 3 and deal["dealer"] == 3
