@@ -1,6 +1,6 @@
 """Durak on the phone: a bout from the lead to "bout over" for two, four and six players in each language, in one
-step whose controls stay where the thumb found them, and a whole deal for five refereed on the page, from the deal
-to the settlement, with the cards a table simulator plays."""
+step whose controls stay where the thumb found them, and an evening of Durak for five refereed on the page, from the
+deal to the evening's settlement, with the cards a table simulator plays."""
 
 from __future__ import annotations
 
@@ -195,14 +195,20 @@ class OnThePage:
             self.phone.click(selector)
 
 
-def test_a_whole_deal_for_five_is_refereed_on_the_page_to_the_settlement(new_phone, server_api):
-    """Five players, with transfers and a stake of 1: a whole deal as the table simulator plays it (leads, throw-ins
-    from every seat, beats, transfers, takes, players going out) entered on a 360x740 phone in Russian, then the end
-    of the series: the referee's result is the simulator's durak, and the money tab shows the durak paying the
-    stake to each of the four others."""
+def test_an_evening_of_durak_for_five_is_refereed_on_the_page_to_its_settlement(new_phone, server_api):
+    """An evening in złoty, Durak for five with transfers and a stake of 1: a whole deal as the table simulator plays
+    it (leads, throw-ins from every seat, beats, transfers, takes, players going out) entered on a 360x740 phone in
+    Russian, then the end of the series on the page. The referee's durak is the simulator's; the match's money shows
+    the durak paying the stake to each of the four others, and the evening, one tap away, settles the night with
+    those four transfers; its next match is one tap further, Durak again, for the same five."""
+    evening = server_api.post("/api/evenings", {"name": "Пятница", "currency": "PLN"})
     match = server_api.post("/api/matches", {"game": "durak", "players": NAMES[:5], "stake": "1",
-                                             "options": {"transfer": True}})
+                                             "options": {"transfer": True}, "evening": evening["id"]},
+                            key=evening["key"])
     phone = new_phone(locale="ru-RU", viewport=PHONES["360x740"])
+    phone.open("/")
+    phone.page.evaluate("([id, key]) => localStorage.setItem(`kibic.evening_key.${id}`, JSON.stringify(key))",
+                        [evening["id"], evening["key"]])
     phone.open(f"/?m={match['id']}#key={match['key']}")
     phone.page.wait_for_selector(".deal-step")
     phone.calm()
@@ -210,7 +216,7 @@ def test_a_whole_deal_for_five_is_refereed_on_the_page_to_the_settlement(new_pho
     simulator = durak_table.Table(table, random.Random(11), deals=1)
     simulator.play_out(limit=400)
     state = table.state()
-    assert state["status"] == "finished"
+    assert state["status"] == "finished" and state["evening"] == evening["id"]
     durak = simulator.durak
     assert durak is not None and state["deal"]["result"] == {"durak": durak}
     assert [player["score"] for player in state["players"]] == [int(seat == durak) for seat in range(5)]
@@ -222,3 +228,18 @@ def test_a_whole_deal_for_five_is_refereed_on_the_page_to_the_settlement(new_pho
     money = phone.text("#panel-money")
     assert NAMES[durak] in money and "4" in money
     phone.screenshot("durak-5-ru-360x740-money", full_page=False)
+
+    night = server_api(f"/api/evenings/{evening['id']}")
+    assert sorted((t["from"], t["to"], Decimal(t["amount"])) for t in night["transfers"]) == sorted(
+        (NAMES[durak], NAMES[seat], Decimal(1)) for seat in range(5) if seat != durak)
+    phone.tab("table")
+    phone.click("#to-evening")
+    phone.page.wait_for_selector(".evening .transfers")
+    transfers = phone.page.locator(".evening .transfer").all_inner_texts()
+    assert len(transfers) == 4 and all(NAMES[durak] in line for line in transfers), transfers
+    phone.screenshot("durak-5-ru-360x740-evening", full_page=False)
+    phone.open(f"/?m={match['id']}")
+    phone.click("#next-match")
+    phone.page.wait_for_selector("form.setup.for-evening")
+    assert phone.page.is_checked('input[name="game"][value="durak"]')
+    assert sorted(phone.page.input_value(f"#player-{i}") for i in range(5)) == sorted(NAMES[:5])
