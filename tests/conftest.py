@@ -2,7 +2,9 @@
 
 Every response a test receives through `client` is held to the contract, so every API test is also a
 contract test: each shape of response (its route, status, headers and the structure of its body) is validated
-once a run (`check_contract_once`); `contract_check` validates whatever it is given.
+once a run (`check_contract_once`); `contract_check` validates whatever it is given. A stream (`text/event-stream`)
+is validated message by message, each as openapi-core validates an answer and its `data` against its
+`contentSchema` (`tests/support/event_stream.py`).
 A response to a route the contract does not know (404, 405) must still have
 the error shape.
 
@@ -38,6 +40,8 @@ for folder in ["support", *sorted(p.name for p in TESTS.iterdir() if p.is_dir() 
     if str(TESTS / folder) not in sys.path:
         sys.path.insert(0, str(TESTS / folder))
 
+import event_stream  # noqa: E402
+
 from api import create_app  # noqa: E402
 
 STORES = ["sqlite", "postgresql"]
@@ -58,7 +62,8 @@ def contract() -> OpenAPI:
 
 def openapi_of(document: dict) -> OpenAPI:
     """The contract `document` makes, as openapi-core checks requests and responses against it."""
-    config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: yaml.safe_load(data)})
+    config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: yaml.safe_load(data),
+                                                    "text/event-stream": lambda data, **_: event_stream.message(data)})
     return OpenAPI.from_dict(document, config=config)
 
 
@@ -70,10 +75,38 @@ class SentRequest(WerkzeugOpenAPIRequest):
         return b""
 
 
+class StreamMessage(WerkzeugOpenAPIResponse):
+    "One message of a stream's answer, as openapi-core reads an answer: the stream's status and headers, its body"
+
+    def __init__(self, response, block: str):
+        super().__init__(response)
+        self.block = block
+
+    @property
+    def data(self) -> bytes:
+        return self.block.encode("utf-8")
+
+
+@functools.cache
+def stream_message_schema() -> dict:
+    """The schema of one message of a stream: the contract's one schema of `text/event-stream`, resolved."""
+    [found] = {media["schema"]["$ref"] for route in spec()["paths"].values() for operation in route.values()
+               if isinstance(operation, dict) for answer in operation.get("responses", {}).values()
+               for kind, media in answer.get("content", {}).items() if kind == "text/event-stream"}
+    return spec()["components"]["schemas"][found.rsplit("/", 1)[1]]
+
+
 def check_contract(response) -> None:
-    """Fails the test when `response` does not match what openapi.yaml promises for its request."""
+    """Fails the test when `response` does not match what openapi.yaml promises for its request (a stream: each of
+    its messages)."""
     request = SentRequest(response.request)
     try:
+        if response.status_code == 200 and response.mimetype == "text/event-stream":
+            for block in event_stream.blocks(response.get_data(as_text=True)):
+                contract().validate_response(request, StreamMessage(response, block))
+                event_stream.check_content(event_stream.message(block), stream_message_schema(),
+                                           spec()["components"])
+            return
         contract().validate_response(request, WerkzeugOpenAPIResponse(response))
     except (PathNotFound, OperationNotFound, ServerNotFound):  # ServerNotFound: an {id} holding a "/"
         assert response.status_code in (404, 405), f"{request.method} {request.path} is not in openapi.yaml"

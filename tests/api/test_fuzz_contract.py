@@ -1,7 +1,11 @@
 """Schemathesis over the live app: requests generated from openapi.yaml, valid and invalid, on every
-route but the stream (it never ends by itself; `tests/load/test_stream.py` holds it to the contract). No answer
-may be a 5xx, and every answer must be what the contract promises (status, headers,
+route. No answer may be a 5xx, and every answer must be what the contract promises (status, headers,
 content type, body schema); invalid requests must be refused, a write without the key too.
+
+The stream never ends by itself: schemathesis reads each of its answers for at most STREAM_MESSAGES messages or
+STREAM_SECONDS, whichever comes first (an idle comment every few hundredths of a second lets it see its
+deadline), and holds every message to `StreamMessage`: its `id` a seq, its `data` parsed as JSON and validated
+against `State` (`contentSchema`).
 
 Bounded and seeded: a fixed number of examples per operation and phase, a fixed seed, a deadline per
 request. Most requests are aimed at real matches of every game (with their keys), the rest at ids that
@@ -26,7 +30,7 @@ from hypothesis import HealthCheck, seed, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import api.views
-from api import create_app
+from api import create_app, stream
 from referee import GAMES
 
 # alone, after the tests that share the cores (`make test`): a request has a 2 s deadline, and the figures printed
@@ -34,19 +38,26 @@ from referee import GAMES
 pytestmark = pytest.mark.timed
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
+STREAM_EXAMPLES = int(os.environ.get("FUZZ_STREAM_EXAMPLES", "20"))
+STREAM_MESSAGES = 2  # read from each stream at most, the `retry` line and comments not counted
+STREAM_SECONDS = 0.1  # and for at most this long
 SEED = int(os.environ.get("FUZZ_SEED", "20240608"))
 MATCHES = [(name, game.example["match"]["players"],
             {key: value for key, value in game.example["events"][0].items() if key != "hands"})
            for name, game in GAMES.items()] + [(next(iter(GAMES)), ["Jan", "Ewa"], None)]
 """A match of every game, the players of its example and its example's deal (no hand entered), and one not dealt."""
 REQUESTS: dict[str, int] = {}
+MESSAGES: list[int] = []
+"""The messages read from each stream that answered 200."""
 FRESH = itertools.count()
 
 
 STORE = tempfile.TemporaryDirectory(prefix="kibic-fuzz-")
 app = create_app({"TESTING": True, "DATABASE": str(Path(STORE.name) / "referee.db")})
 schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app)  # the contract as the app serves it
+schema.config.max_stream_events = STREAM_MESSAGES
 fuzzed = schema.exclude(operation_id="streamMatch")
+streamed = schema.include(operation_id="streamMatch")
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +95,8 @@ def report():
     yield
     STORE.cleanup()
     print(f"\nfuzz: {sum(REQUESTS.values())} requests over {len(REQUESTS)} operations (seed {SEED}, "
-          f"{EXAMPLES} examples per operation and phase): no 5xx, every answer as openapi.yaml says")
+          f"{EXAMPLES} examples per operation and phase, {STREAM_EXAMPLES} on the stream): no 5xx, every answer as "
+          f"openapi.yaml says; {sum(MESSAGES)} stream messages from {len(MESSAGES)} streams held to StreamMessage")
 
 
 def aim(case, matches: list[dict], club: dict) -> None:
@@ -121,6 +133,27 @@ def test_the_app_keeps_its_contract(matches, club, case):
     REQUESTS[case.operation.label] = REQUESTS.get(case.operation.label, 0) + 1
 
 
+@pytest.fixture(scope="module")
+def quick_idle():
+    """An idle comment every 20 ms, so that a stream with nothing new to send reaches its reader's deadline."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stream, "IDLE_SECONDS", 0.02)
+        yield
+
+
+@streamed.parametrize()
+@settings(max_examples=STREAM_EXAMPLES, deadline=timedelta(seconds=2), database=None,
+          suppress_health_check=list(HealthCheck))
+@seed(SEED)
+def test_the_stream_keeps_its_contract(matches, club, quick_idle, case):
+    """Generated match ids and Last-Event-ID headers, valid and not; each message read held to its schema."""
+    aim(case, matches, club)
+    response = case.call_and_validate(excluded_checks=[positive_data_acceptance], timeout=STREAM_SECONDS)
+    REQUESTS[case.operation.label] = REQUESTS.get(case.operation.label, 0) + 1
+    if response.status_code == 200:
+        MESSAGES.append(response.content.count(b"\ndata: "))
+
+
 def wrong_shape():
     return [{"game": 1}]
 
@@ -135,4 +168,26 @@ def test_the_checks_catch_an_answer_that_breaks_the_contract(monkeypatch, catalo
     monkeypatch.setattr(api.views, "catalogue", catalogue)
     with pytest.raises(schemathesis.errors.FailureGroup) as caught:
         schema["/api/games"]["GET"].Case().call_and_validate()
+    assert failure in str(caught.value)
+
+
+def lost(text: str) -> str:
+    return text.replace('"status":"playing"', '"status":"lost"')
+
+
+def unnumbered(text: str) -> str:
+    return text.replace("id: ", "id: seq-", 1)
+
+
+@pytest.mark.parametrize(("broken", "failure"), [(lost, "SSE event payload violates content schema"),
+                                                 (unnumbered, "SSE event violates schema")],
+                         ids=["data not a state", "id not a seq"])
+def test_the_checks_catch_a_stream_message_that_breaks_the_contract(monkeypatch, matches, quick_idle, broken,
+                                                                    failure):
+    built = stream.message
+    monkeypatch.setattr(stream, "message", lambda app, match_id: (lambda seq, text: (seq, broken(text)))(
+        *built(app, match_id)))
+    case = schema["/api/matches/{id}/stream"]["GET"].Case(path_parameters={"id": matches[0]["id"]})
+    with pytest.raises(schemathesis.errors.FailureGroup) as caught:
+        case.call_and_validate(timeout=STREAM_SECONDS)
     assert failure in str(caught.value)

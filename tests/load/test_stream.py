@@ -1,8 +1,9 @@
 """`GET /api/matches/{id}/stream`: the state pushed as Server-Sent Events, read without the key.
 
 In-process (the Flask app and its own stream watcher) for the shape of the stream, its resumption and
-its idle comments; over a real gunicorn with two gevent workers for a table whose scorer and followers
-land on different processes. Every read is bounded by a socket timeout or a deadline.
+its idle comments, each message read held to the contract (`check_contract`: the message as openapi.yaml's
+`StreamMessage`, its data as `State`); over a real gunicorn with two gevent workers for a table whose scorer and
+followers land on different processes. Every read is bounded by a socket timeout or a deadline.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from http.client import HTTPConnection
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import check_contract
+from flask import Response
 from flask.testing import FlaskClient
 from gunicorn_server import call, serve
+from jsonschema.exceptions import ValidationError as SchemaError
 from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS
+from openapi_core.validation.response.exceptions import ResponseValidationError
 
 from api import stream
 
@@ -36,10 +41,11 @@ def parse(block: str) -> dict:
 
 
 class Reader:
-    """Reads messages from an event stream's chunks, however they are cut."""
+    """Reads messages from an event stream's chunks, however they are cut; `check`, if given, is called with the
+    text of each message that carries data."""
 
-    def __init__(self, chunks):
-        self.chunks, self.buffer = chunks, ""
+    def __init__(self, chunks, check=None):
+        self.chunks, self.buffer, self.check = chunks, "", check
 
     def next(self) -> dict:
         deadline = time.monotonic() + READ_SECONDS
@@ -48,7 +54,10 @@ class Reader:
             chunk = next(self.chunks)
             self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         block, self.buffer = self.buffer.split("\n\n", 1)
-        return parse(block)
+        fields = parse(block)
+        if self.check is not None and "data" in fields:
+            self.check(block)
+        return fields
 
     def next_state(self) -> tuple[int, dict]:
         """The next message that carries a state (`retry` and comments skipped): its id and its state."""
@@ -73,11 +82,22 @@ def reader(app, monkeypatch):
     def open_stream(match_id: str, headers: dict | None = None):
         response = FlaskClient(app).get(f"/api/matches/{match_id}/stream", headers=headers or {}, buffered=False)
         opened.append(response)
-        return response, Reader(iter(response.response))
+        return response, Reader(iter(response.response), held_to_contract(response))
 
     yield open_stream
     for response in opened:
         response.close()
+
+
+def held_to_contract(stream):
+    """Checks one message of `stream` against the contract: as the whole answer of a stream that sent only it."""
+
+    def check(block: str) -> None:
+        answer = Response(block + "\n\n", status=stream.status_code, headers=stream.headers)
+        answer.request = stream.request
+        check_contract(answer)
+
+    return check
 
 
 @pytest.mark.both_stores
@@ -149,6 +169,32 @@ def test_an_idle_stream_sends_a_comment(table, reader, monkeypatch):
     started = time.monotonic()
     assert messages.next() == {"comment": "idle"}
     assert time.monotonic() - started < READ_SECONDS
+
+
+def lost(text: str) -> str:
+    return text.replace('"status":"playing"', '"status":"lost"')
+
+
+def unnumbered(text: str) -> str:
+    return text.replace("id: ", "id: seq-", 1)
+
+
+def cut(text: str) -> str:
+    return text[:text.index("data: ") + 40] + "\n\n"
+
+
+@pytest.mark.parametrize(("broken", "refusal"), [(lost, SchemaError), (unnumbered, ResponseValidationError),
+                                                 (cut, json.JSONDecodeError)],
+                         ids=["data not a state", "id not a seq", "data not JSON"])
+def test_the_contract_check_refuses_a_message_that_breaks_the_schema(table, reader, monkeypatch, broken, refusal):
+    built = stream.message
+    monkeypatch.setattr(stream, "message", lambda app, match_id: (lambda seq, text: (seq, broken(text)))(
+        *built(app, match_id)))
+    match = table.new_match(players=SEATS)
+    _, messages = reader(match["id"])
+    assert messages.next() == {"retry": str(stream.RETRY_MS)}
+    with pytest.raises(refusal):
+        messages.next()
 
 
 @pytest.mark.parametrize(("path", "headers", "status", "code"), [
