@@ -4,40 +4,27 @@ lists the codes, and the page has words for each. Each mistake has one code, wha
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from test_page_words import CODE_PATTERNS, words
+from source_codes import engine_codes, rule_codes
+from test_page_words import words
 
 from referee import CODES
 
 ROOT = Path(__file__).resolve().parents[2]
-RULE_PATTERNS = [  # the rules a known hand's play, a bid, an attack or a beat breaks
-    r'return "(\w+)", \(?f?"', r'\(\("(\w+)", f?"', r'breaks\.append\(\(\s*"(\w+)"', r'return \(?"(\w+)", \(?f?"',
-    r'code = "(\w+)" if .* else "(\w+)"',
-]
-
-
-def scan(patterns: list[str]) -> set[str]:
-    found = set()
-    for path in ROOT.joinpath("referee").rglob("*.py"):
-        for pattern in patterns:
-            for match in re.finditer(pattern, path.read_text(encoding="utf-8")):
-                found.update(code for code in match.groups() if code)
-    return found
 
 
 def test_the_list_is_every_code_the_engine_gives_and_no_other():
-    assert sorted(scan(CODE_PATTERNS) - set(CODES)) == []
-    assert sorted(set(CODES) - scan(CODE_PATTERNS)) == []
+    assert sorted(engine_codes() - set(CODES)) == []
+    assert sorted(set(CODES) - engine_codes()) == []
 
 
 def test_a_broken_rule_is_forceable_and_what_cannot_have_happened_is_not():
     forceable = {code for code, listed in CODES.items() if listed.forceable}
     # besides the rules: the wrong dealer or first attacker, and a correction after which a later event breaks a
     # forceable rule
-    assert forceable == scan(RULE_PATTERNS) | {"wrong_dealer", "wrong_attacker", "correction_breaks_rule"}
+    assert forceable == rule_codes() | {"wrong_dealer", "wrong_attacker", "correction_breaks_rule"}
     assert all(CODES[code].status == 409 for code in forceable)
 
 

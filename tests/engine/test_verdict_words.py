@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from per_game import MissingEntry, PerGame
+from source_codes import verdict_codes
 from verdict_fuzz import verdicts
 
 from referee import GAMES
@@ -24,13 +25,6 @@ LANGUAGES = ("pl", "en", "ru")
 BUDGET = PerGame("BUDGET in tests/engine/test_verdict_words.py", "the matches and steps its random tables need",
                  {"oh_hell": (80, 150), "duren": (60, 500), "durak": (40, 1000)}, default=lambda game: (60, 150))
 """The random tables of each game: (matches, steps of each)."""
-VERDICT_PATTERNS = [
-    r'Rejected\(\s*"(\w+)"',
-    r'RefereeWarning\(\s*"(\w+)"',
-    r'breaks\.append\(\(\s*"(\w+)"',
-    r'return \(?"(\w+)", \(?f?"',
-    r'code = "(\w+)" if .* else "(\w+)"',
-]
 
 
 @functools.cache
@@ -38,14 +32,6 @@ def words(lang: str) -> dict[str, str]:
     return json.loads((ROOT / "webui" / "static" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 
-def engine_codes(game_file: str | None = None) -> set[str]:
-    files = [ROOT / "referee" / "games" / game_file] if game_file else [*ROOT.joinpath("referee").rglob("*.py")]
-    found = set()
-    for path in files:
-        for pattern in VERDICT_PATTERNS:
-            for match in re.finditer(pattern, path.read_text(encoding="utf-8")):
-                found.update(code for code in match.groups() if code)
-    return found
 
 
 @functools.cache
@@ -97,13 +83,13 @@ def test_words_js_counts_the_same_verdicts():
 
 def test_the_scan_finds_the_verdicts():
     assert {"not_your_turn", "must_play_lowest", "must_follow_suit", "hook", "attack_size", "beat_too_low",
-            "beat_wrong_suit", "card_under_stock", "wrong_dealer", "nothing_to_undo"} <= engine_codes()
+            "beat_wrong_suit", "card_under_stock", "wrong_dealer", "nothing_to_undo"} <= verdict_codes()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_verdict_code_has_words(lang):
     said = {key.split(".")[1] for key in words(lang) if key.startswith("say.")}
-    assert sorted(engine_codes() - said) == []
+    assert sorted(verdict_codes() - said) == []
 
 
 def rules_file(game: str) -> tuple[str, ...]:
@@ -126,7 +112,7 @@ GAME_FILES = PerGame("GAME_FILES in tests/engine/test_verdict_words.py", "the fi
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_random_tables_meet_every_verdict_of_their_game(game):
     met = {code for _, code, _, _ in collected(game)}
-    raised_here = set().union(*(engine_codes(name) for name in GAME_FILES[game]))
+    raised_here = set().union(*(verdict_codes(name) for name in GAME_FILES[game]))
     assert raised_here
     assert sorted(raised_here - met) == []
     assert {"not_your_turn", "deal_in_progress", "no_deal", "match_finished", "nothing_to_undo"} <= met

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from source_codes import all_codes, input_error_codes
 
 from referee import GAMES, catalogue
 
@@ -15,15 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 WORDS = ROOT / "webui" / "static" / "i18n"
 LANGUAGES = ("pl", "en", "ru")
 PLURAL_FORMS = {"en": {"one", "other"}, "pl": {"one", "few", "many", "other"}, "ru": {"one", "few", "many", "other"}}
-CODE_PATTERNS = [
-    r'(?:Rejected|InvalidInput|RefereeWarning)\(\s*"(\w+)"',  # verdicts of the referee
-    r'__init__\("(\w+)"',  # CardError's bad_card
-    r'return "(\w+)", \(?f?"',  # the rule a known hand's play breaks, or a claim's disproof
-    r'\(\("(\w+)", f?"',  # the rules an attack breaks
-    r'code = "(\w+)"(?: if .* else "(\w+)")?',  # the API's own errors; a wrong beat
-    r'\d{3}: "(\w+)"',  # HTTP errors
-    r'error_response\(\d+, "(\w+)"',
-]
 
 
 @functools.cache
@@ -42,16 +34,6 @@ def plain_keys(lang: str) -> set[str]:
 
 def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
-
-
-def codes_in_source() -> set[str]:
-    found = set()
-    for path in [*ROOT.joinpath("referee").rglob("*.py"), *ROOT.joinpath("api").glob("*.py")]:
-        text = path.read_text(encoding="utf-8")
-        for pattern in CODE_PATTERNS:
-            for match in re.finditer(pattern, text):
-                found.update(code for code in match.groups() if code)
-    return found
 
 
 def catalogue_keys() -> set[str]:
@@ -98,23 +80,9 @@ def test_translations_keep_the_placeholders(lang):
 
 
 def test_the_source_scan_finds_the_codes():
-    found = codes_in_source()
+    found = all_codes()
     assert {"not_your_turn", "must_play_lowest", "must_follow_suit", "attack_size", "beat_wrong_suit",
             "beat_too_low", "bad_card", "seq_conflict", "internal_error", "not_found"} <= found
-
-
-def input_error_codes() -> dict[str, set[str]]:
-    """The codes of the 422 input errors (the engine's `InvalidInput`, a card it cannot read, the API's own 422
-    errors), each with the `case`s its details name."""
-    found: dict[str, set[str]] = {}
-    for path in [*ROOT.joinpath("referee").rglob("*.py"), *ROOT.joinpath("api").glob("*.py")]:
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r'InvalidInput\(\s*"(\w+)"((?:[^()]|\([^()]*\))*)\)', text):
-            found.setdefault(match.group(1), set()).update(re.findall(r'"case": "(\w+)"', match.group(2)))
-        api_codes = [r'status = 422\s+code = "(\w+)"', r'error_response\(422, "(\w+)"', r'super\(\).__init__\("(\w+)"']
-        for code in [code for pattern in api_codes for code in re.findall(pattern, text)]:
-            found.setdefault(code, set())
-    return found
 
 
 def test_the_source_scan_finds_the_input_errors():
@@ -135,7 +103,7 @@ def test_every_input_error_is_said_in_the_tables_language(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_verdict_and_error_code_is_translated(lang):
-    missing = sorted(code for code in codes_in_source() if f"code.{code}" not in words(lang))
+    missing = sorted(code for code in all_codes() if f"code.{code}" not in words(lang))
     assert not missing, missing
 
 
