@@ -213,7 +213,7 @@ def test_an_evening_of_durak_for_five_is_refereed_on_the_page_to_its_settlement(
     phone.page.wait_for_selector(".deal-step")
     phone.calm()
     table = OnThePage(phone, server_api, match)
-    simulator = durak_table.Table(table, random.Random(11), deals=1)
+    simulator = durak_table.Table(table, random.Random(2), deals=1)  # 56 entries, four transfers among them
     simulator.play_out(limit=400)
     state = table.state()
     assert state["status"] == "finished" and state["evening"] == evening["id"]
@@ -221,7 +221,7 @@ def test_an_evening_of_durak_for_five_is_refereed_on_the_page_to_its_settlement(
     assert durak is not None and state["deal"]["result"] == {"durak": durak}
     assert [player["score"] for player in state["players"]] == [int(seat == durak) for seat in range(5)]
     kinds = {event["type"] for event in server_api(f"/api/matches/{match['id']}/events")["events"]}
-    assert {"deal", "attack", "defend", "done", "end"} <= kinds
+    assert {"deal", "attack", "defend", "transfer", "take", "done", "end"} <= kinds
     owed = {row["seat"]: Decimal(row["net"]) for row in state["settlement"]["players"]}
     assert owed == {seat: Decimal(-4 if seat == durak else 1) for seat in range(5)}
     phone.tab("money")
