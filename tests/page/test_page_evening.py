@@ -12,8 +12,8 @@ pytestmark = pytest.mark.browser
 
 WORDS = {
     "en-US": ("If we stopped now · match 2 being played", "Bob pays Ann 2.00 PLN", "Figures", "playing"),
-    "pl-PL": ("Gdybyśmy skończyli teraz · partia 2 w toku", "Bob płaci Ann: 2,00 PLN", "Statystyki", "w toku"),
-    "ru-RU": ("Если бы мы закончили сейчас · идёт партия 2", "Bob платит Ann: 2,00 PLN", "Статистика", "идёт"),
+    "pl-PL": ("Gdybyśmy skończyli teraz · partia 2 w toku", "Bob → Ann: 2,00 PLN", "Statystyki", "w toku"),
+    "ru-RU": ("Если бы мы закончили сейчас · идёт партия 2", "Bob → Ann: 2,00 PLN", "Статистика", "идёт"),
 }
 
 
