@@ -79,3 +79,55 @@ def test_ogorek_and_duren_sheets_show_each_deal_and_the_total(new_phone, server_
     phone.open(f"/?m={duren['id']}")
     phone.tab("scores")
     assert phone.page.locator("#scoresheet").count() == 0  # no deal finished: nothing to write down yet
+
+
+EIGHT = ["Kasia", "Łukasz", "Żaneta", "Marta", "Bartek", "Ania", "Przemysław", "Gosia"]
+
+
+class Recorded:
+    """The engine's match of a table simulator, keeping each event it took, to be posted to the server after."""
+
+    def __init__(self, match):
+        self.match, self.events = match, []
+
+    def play(self, command: dict):
+        answer = self.match.play(command)
+        self.events.append(command)
+        return answer
+
+    def __getattr__(self, name: str):
+        return getattr(self.match, name)
+
+
+@pytest.mark.parametrize(("players", "locale"), [(5, "ru-RU"), (8, "pl-PL")])
+def test_five_to_eight_players_fit_the_sheet_on_a_360_px_phone_names_whole(new_phone, server_api, players, locale):
+    """Ogórek for five and for eight, deals played by the table simulator: at 360x740 the sheet does not
+    scroll sideways, every player's name is in its column whole (written upwards), and every deal's total is shown."""
+    import random
+
+    from game_tables import SIMULATORS
+
+    from referee.match import Match
+
+    table = Recorded(Match.create("ogorek", EIGHT[:players], {}))
+    simulator = SIMULATORS["ogorek"](table, random.Random(3))
+    for _ in range(3):
+        simulator.step()
+        while table.match.expected()["type"] != "deal":
+            simulator.step()
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": EIGHT[:players]})
+    for event in table.events:
+        post(server_api, match, event)
+    phone = new_phone(locale=locale, viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.tab("scores")
+    phone.page.wait_for_selector("#scoresheet.compact")
+    wide, room = phone.page.eval_on_selector(".table-scroll", "el => [el.scrollWidth, el.clientWidth]")
+    assert wide <= room
+    cut = phone.page.eval_on_selector_all("#scoresheet .sheet-name", """els => els.map(el =>
+        [el.textContent, el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1])""")
+    assert cut == [[name, False] for name in EIGHT[:players]]
+    history = server_api(f"/api/matches/{match['id']}")["history"]
+    assert len(history) >= 2 and len(sheet(phone)) == len(history)
+    phone.page.eval_on_selector("#scoresheet", "el => { el.scrollIntoView(); window.scrollBy(0, -120); }")
+    phone.screenshot(f"scoresheet-{players}-players-360x740-{locale[:2]}", full_page=False)

@@ -61,10 +61,11 @@ export function sheetLines(state) {
 export function renderSheet(state, { onDeal = null } = {}) {
   const rows = sheetRows(state);
   if (!rows.length) return h("p", { class: "hint", text: t("chart.empty") });
-  return h("div", { class: "table-scroll" }, h("table", { class: "sheet", id: "scoresheet" },
+  // five players or more: the compact sheet (names written upwards, narrow columns), as wide as a 360 px phone
+  return h("div", { class: "table-scroll" }, h("table", { class: ["sheet", state.players.length > 4 && "compact"], id: "scoresheet" },
     h("caption", { text: t(`sheet.how.${state.game}`) }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num", text: t("sheet.deal") }),
-      state.players.map((p) => h("th", { scope: "col", class: "num", text: p.name })))),
+      state.players.map((p) => h("th", { scope: "col", class: "num" }, h("span", { class: "sheet-name", title: p.name, text: p.name }))))),
     h("tbody", {}, rows.map((row) => h("tr", { "data-deal": row.deal },
       h("th", { scope: "row", class: "num" }, onDeal ? h("button", { type: "button", class: "sheet-deal", "data-deal": row.deal,
         "aria-label": t("correct.open_deal", { n: row.deal }), on: { click: () => onDeal(row.deal) } }, String(row.deal)) : String(row.deal)),
