@@ -208,6 +208,8 @@ def assert_whole_on_the_screen(screen) -> None:
     for selector in [".big-seats", "#scoresheet tfoot .totals", "#scoresheet tbody tr:last-child", ".big-standings"]:
         box = page.locator(selector).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, selector  # 1: rounding
+    sheet, match = page.locator("#scoresheet").bounding_box(), page.locator(".big-match").bounding_box()
+    assert sheet["x"] + sheet["width"] <= match["x"] + match["width"] + 1  # not over the standings
 
 
 @pytest.mark.parametrize("size", list(TVS))
@@ -248,3 +250,57 @@ def test_the_referees_word_leaves_the_sheet_on_the_tv(new_phone, server_api, siz
     red = screen.page.evaluate("() => getComputedStyle(document.querySelector('.big-trick .trump-big .card')).color")
     assert red == "rgb(192, 22, 44)"
     screen.screenshot(f"big-screen-referee-{size}", full_page=False)
+
+
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+               "resultTypes": ["violations"]}
+
+
+def test_the_big_screen_is_held_to_wcag(new_phone, server_api):
+    """axe-core over the big screen with a trick taken in view (its cards faded) and the referee's word, the trump
+    and the bids."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe, found = Axe(), []
+    evening, match = an_evening_at_the_seed_deal(server_api)
+    for seat, card in [(3, "10"), (0, "K"), (1, "A")]:
+        server_api.post(f"/api/matches/{match['id']}/events", {"type": "play", "seat": seat, "card": card},
+                        key=match["key"])
+    oh_hell, _ = an_evening_of_a_recorded_match(server_api, "oh_hell/format-1-forced.json", deals=3)
+    screen = new_phone(viewport=TVS["1280x720"])
+    for evening_id, ready in [(evening["id"], ".big-seats.last-trick-shown"), (oh_hell["id"], ".big-referee")]:
+        screen.page.goto(f"/?e={evening_id}&screen")
+        screen.page.wait_for_selector(ready)
+        for violation in axe.run(screen.page, options=AXE_OPTIONS).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                found.append(f"{ready}: {violation['id']} {[node['target'] for node in violation['nodes']][:3]}")
+    assert found == []
+
+
+def an_evening_of_a_simulated_table(server_api, players: int, deals: int) -> tuple[dict, dict]:
+    """An evening whose match of Oh Hell for `players` is dealt, bid and played legally by tests/support's simulated
+    table for `deals` deals, then the next dealt and its bids begun."""
+    import random
+
+    import oh_hell_table
+    table = oh_hell_table.SimTable(oh_hell_table.new(players), random.Random(players))
+    commands, dealt = [], 0
+    while dealt <= deals or table.match.expected()["type"] == "deal":
+        dealt += table.match.expected()["type"] == "deal"
+        commands.append(table.step())
+    evening = server_api.post("/api/evenings", {"name": "Piątek", "currency": "PLN"})
+    match = server_api.post("/api/matches", {"game": "oh_hell", "players": oh_hell_table.NAMES[:players],
+                                             "stake": "1", "evening": evening["id"]}, key=evening["key"])
+    for command in commands:
+        server_api.post(f"/api/matches/{match['id']}/events", command, key=match["key"])
+    return evening, match
+
+
+@pytest.mark.parametrize("size", list(TVS))
+def test_seven_players_fit_the_tv(new_phone, server_api, size):
+    evening, match = an_evening_of_a_simulated_table(server_api, 7, deals=5)
+    screen = new_phone(viewport=TVS[size])
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen #scoresheet tfoot")
+    screen.screenshot(f"big-screen-seven-{size}", full_page=False)
+    assert_whole_on_the_screen(screen)
+    assert screen.page.locator(".big-seat").count() == 7

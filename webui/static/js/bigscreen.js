@@ -49,7 +49,7 @@ export function cardsInView(state) {
 function seats(state) {
   const inView = cardsInView(state);
   const turn = state.expected && typeof state.expected.seat === "number" ? state.expected.seat : null;
-  return h("ol", { class: ["big-seats", inView.last && "last-trick-shown"] }, state.players.map((p) => h("li", {
+  return h("ol", { class: ["big-seats", state.players.length > 4 && "many", inView.last && "last-trick-shown"] }, state.players.map((p) => h("li", {
     class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", p.seat === inView.winner && "took-it"], "data-seat": p.seat },
   h("span", { class: "big-name", text: p.name }),
   h("span", { class: "big-score", text: String(p.score) }),
@@ -94,22 +94,35 @@ function sheet(state) {
   const drawn = renderSheet(state);
   const table = drawn.querySelector("table");
   if (!table) return drawn;
+  if (state.players.length > 4) table.classList.add("many");
   table.append(h("tfoot", {}, h("tr", { class: "totals" }, h("th", { scope: "row", text: t("screen.total") }),
     state.players.map((p) => h("td", { class: "num total", "data-seat": p.seat,
                                        text: p.lives === null ? String(p.score) : t("sheet.lives", { n: p.lives }) })))));
   return drawn;
 }
 
-/** Hides the sheet's earliest deals until the screen holds it whole (a TV cannot scroll), and says how many. */
+/**
+ * Hides the sheet's earliest deals until the screen holds it whole (a TV cannot scroll), and says which; where even
+ * its latest deal does not fit (many players, many transfers), the seats and the standings are drawn smaller first.
+ */
 export function fitSheet(root) {
+  const screen = root.querySelector(".big-screen");
   const table = root.querySelector(".big-match #scoresheet");
-  if (!table) return;
+  if (!screen) return;
+  const fits = () => document.documentElement.scrollHeight <= window.innerHeight;
+  for (const compact of [false, true]) {
+    screen.classList.toggle("compact", compact);
+    if (table) trimSheet(table, fits);
+    if (fits()) return;
+  }
+}
+
+function trimSheet(table, fits) {
   const rows = [...table.tBodies[0].rows];
   rows.forEach((row) => { row.hidden = false; });
   const caption = table.caption;
   const how = caption.dataset.how || (caption.dataset.how = caption.textContent);
   caption.textContent = how;
-  const fits = () => document.documentElement.scrollHeight <= window.innerHeight;
   let hidden = 0;
   while (!fits() && hidden < rows.length - 1) {
     rows[hidden].hidden = true;
