@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from referee import GAMES, catalogue
+
 pytestmark = pytest.mark.browser
 
 SEED_DEAL = "1K 22 33 0A  09 1K 25 37  17 2Q 3Q 02  39 09 13 2Q  210 38 06 14  25 39 07 16".split()
@@ -276,20 +278,25 @@ def test_the_big_screen_is_held_to_wcag(new_phone, server_api):
     assert found == []
 
 
-def an_evening_of_a_simulated_table(server_api, players: int, deals: int) -> tuple[dict, dict]:
-    """An evening whose match of Oh Hell for `players` is dealt, bid and played legally by tests/support's simulated
-    table for `deals` deals, then the next dealt and its bids begun."""
+def an_evening_of_a_simulated_table(server_api, game: str, players: int, deals: int, steps: int = 2):
+    """An evening whose match of `game` for `players` is played by tests/support's table simulator of the game (real
+    shuffled hands, legal plays, none of them entered for the referee) for `deals` deals, and `steps` entries of the
+    next."""
     import random
 
-    import oh_hell_table
-    table = oh_hell_table.SimTable(oh_hell_table.new(players), random.Random(players))
-    commands, dealt = [], 0
-    while dealt <= deals or table.match.expected()["type"] == "deal":
-        dealt += table.match.expected()["type"] == "deal"
-        commands.append(table.step())
+    from game_tables import SIMULATORS
+
+    from referee import Match
+    names = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"][:players]
+    table = SIMULATORS[game](Match.create(game, names, {}), random.Random(players))
+    commands, dealt, after = [], 0, 0
+    while (command := table.step()) is not None and after < steps:
+        commands.append(command)
+        dealt += command["type"] == "deal"
+        after += dealt > deals
     evening = server_api.post("/api/evenings", {"name": "Piątek", "currency": "PLN"})
-    match = server_api.post("/api/matches", {"game": "oh_hell", "players": oh_hell_table.NAMES[:players],
-                                             "stake": "1", "evening": evening["id"]}, key=evening["key"])
+    match = server_api.post("/api/matches", {"game": game, "players": names, "stake": "1", "evening": evening["id"]},
+                            key=evening["key"])
     for command in commands:
         server_api.post(f"/api/matches/{match['id']}/events", command, key=match["key"])
     return evening, match
@@ -297,10 +304,28 @@ def an_evening_of_a_simulated_table(server_api, players: int, deals: int) -> tup
 
 @pytest.mark.parametrize("size", list(TVS))
 def test_seven_players_fit_the_tv(new_phone, server_api, size):
-    evening, match = an_evening_of_a_simulated_table(server_api, 7, deals=5)
+    evening, _ = an_evening_of_a_simulated_table(server_api, "oh_hell", 7, deals=5)
     screen = new_phone(viewport=TVS[size])
     screen.page.goto(f"/?e={evening['id']}&screen")
     screen.page.wait_for_selector(".big-screen #scoresheet tfoot")
     screen.screenshot(f"big-screen-seven-{size}", full_page=False)
     assert_whole_on_the_screen(screen)
     assert screen.page.locator(".big-seat").count() == 7
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_on_the_tv(new_phone, server_api, game):
+    """Each game of the catalogue after three deals, as its simulated table plays them: drawn without a script error
+    (the phone fails its test on one), the whole of it on the screen."""
+    entry = next(g for g in catalogue() if g["game"] == game)
+    players = min(entry["max_players"], 4)
+    evening, _ = an_evening_of_a_simulated_table(server_api, game, players, deals=3, steps=3)
+    screen = new_phone(viewport=TVS["1280x720"])
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen .big-seats")
+    screen.screenshot(f"big-screen-{game}", full_page=False)
+    assert screen.page.locator(".big-seat").count() == players
+    if screen.page.locator("#scoresheet").count():
+        assert_whole_on_the_screen(screen)
+    else:
+        assert screen.page.evaluate("() => document.documentElement.scrollHeight") <= 720

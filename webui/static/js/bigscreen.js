@@ -36,33 +36,42 @@ export function currentMatch(evening) {
   return all.length ? all[all.length - 1] : null;
 }
 
-/** The cards in view: those of the trick being played, else the last trick taken until the next lead (`last`). */
-export function cardsInView(state) {
-  const deal = state.deal;
-  const onTable = deal && Array.isArray(deal.table) ? deal.table.filter((p) => p && typeof p.card === "string") : [];
-  if (onTable.length || !deal || !Array.isArray(deal.tricks)) return { plays: onTable, last: false, winner: null };
-  const done = deal.tricks.filter((trick) => trick.winner !== null && trick.winner !== undefined);
-  const trick = done[done.length - 1];
-  return trick ? { plays: trick.plays, last: true, winner: trick.winner } : { plays: [], last: false, winner: null };
+/** What the phone's table would be drawn from: the state, the names, and nothing waiting to be sent. */
+function tableOf(state) {
+  return { state, names: state.players.map((p) => p.name), ui: {}, pending: () => [] };
 }
 
+/** The last trick taken while the next has not been led (null while one is being played, or none was taken). */
+export function trickTaken(state) {
+  const deal = state.deal;
+  if (!deal || !Array.isArray(deal.tricks) || !Array.isArray(deal.table) || deal.table.length) return null;
+  const done = deal.tricks.filter((trick) => trick.winner !== null && trick.winner !== undefined);
+  return done.length ? done[done.length - 1] : null;
+}
+
+/** The seats, each with the cards in front of it as the game's phone table draws them (the trick being played, the
+ * attack), or those of the trick last taken, until the next lead. */
 function seats(state) {
-  const inView = cardsInView(state);
+  const rules = rulesOf(state);
+  const ctx = tableOf(state);
+  const taken = trickTaken(state);
+  const inFront = (seat) => (taken ? taken.plays.filter((c) => c.seat === seat).map((c) => cardChip(c.card))
+    : rules && rules.inFront ? rules.inFront(ctx, seat) : []);
   const turn = state.expected && typeof state.expected.seat === "number" ? state.expected.seat : null;
-  return h("ol", { class: ["big-seats", state.players.length > 4 && "many", inView.last && "last-trick-shown"] }, state.players.map((p) => h("li", {
-    class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", p.seat === inView.winner && "took-it"], "data-seat": p.seat },
+  return h("ol", { class: ["big-seats", state.players.length > 4 && "many", taken && "last-trick-shown"] }, state.players.map((p) => h("li", {
+    class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", taken && p.seat === taken.winner && "took-it"], "data-seat": p.seat },
   h("span", { class: "big-name", text: p.name }),
   h("span", { class: "big-score", text: String(p.score) }),
   p.bid === null || p.bid === undefined ? null : h("span", { class: "big-bid", text: t("seat.bid_took", { bid: p.bid, took: p.tricks }) }),
   p.lives === null ? null : h("span", { class: "big-lives", text: t("sheet.lives", { n: p.lives }) }),
   p.place ? h("span", { class: "big-place", text: ordinal(p.place) }) : null,
-  h("span", { class: "big-cards" }, inView.plays.filter((c) => c.seat === p.seat).map((c) => cardChip(c.card))))));
+  h("span", { class: "big-cards" }, inFront(p.seat)))));
 }
 
 /** The trump, where the game has one, and the last trick in words while the next has not been led. */
 function trickLine(state) {
   const rules = rulesOf(state);
-  const ctx = { state, names: state.players.map((p) => p.name), ui: {} };
+  const ctx = tableOf(state);
   const trump = rules && rules.trump ? rules.trump(ctx) : null;
   const last = rules && rules.lastTrick ? rules.lastTrick(ctx) : null;
   return trump || last ? h("div", { class: "big-trick" }, trump, last) : null;
