@@ -329,3 +329,21 @@ def test_every_game_on_the_tv(new_phone, server_api, game):
         assert_whole_on_the_screen(screen)
     else:
         assert screen.page.evaluate("() => document.documentElement.scrollHeight") <= 720
+
+
+def test_the_big_screen_goes_on_to_the_next_match_and_follows_its_stream(new_phone, server_api):
+    evening, match = an_evening_at_the_seed_deal(server_api)
+    screen = new_phone(viewport=TVS["1280x720"])
+    streams = []
+    screen.page.on("request", lambda r: r.url.endswith("/stream") and streams.append(r.url))
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen #scoresheet")
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "end"}, key=evening["key"])
+    following = server_api.post("/api/matches", {"game": "ogorek", "players": ["Ann", "Bob", "Cid"],
+                                                 "evening": evening["id"]}, key=evening["key"])
+    screen.page.wait_for_function("() => document.querySelectorAll('.big-seat').length === 3", timeout=15_000)
+    server_api.post(f"/api/matches/{following['id']}/events", {"type": "deal", "dealer": 0}, key=evening["key"])
+    server_api.post(f"/api/matches/{following['id']}/events", {"type": "play", "seat": 1, "card": "A"},
+                    key=evening["key"])
+    screen.page.wait_for_selector('.big-seat[data-seat="1"] .big-cards .card', timeout=2_000)
+    assert [url.split("/")[-2] for url in streams] == [match["id"], following["id"]]
