@@ -58,14 +58,18 @@ function seats(state) {
   const inFront = (seat) => (taken ? taken.plays.filter((c) => c.seat === seat).map((c) => cardChip(c.card))
     : rules && rules.inFront ? rules.inFront(ctx, seat) : []);
   const turn = state.expected && typeof state.expected.seat === "number" ? state.expected.seat : null;
-  return h("ol", { class: ["big-seats", state.players.length > 4 && "many", taken && "last-trick-shown"] }, state.players.map((p) => h("li", {
-    class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", taken && p.seat === taken.winner && "took-it"], "data-seat": p.seat },
+  const seat = (p) => h("li", {
+    class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", taken && p.seat === taken.winner && "took-it"],
+    "data-seat": p.seat },
   h("span", { class: "big-name", text: p.name }),
   h("span", { class: "big-score", text: String(p.score) }),
-  p.bid === null || p.bid === undefined ? null : h("span", { class: "big-bid", text: t("seat.bid_took", { bid: p.bid, took: p.tricks }) }),
+  p.bid === null || p.bid === undefined ? null
+    : h("span", { class: "big-bid", text: t("seat.bid_took", { bid: p.bid, took: p.tricks }) }),
   p.lives === null ? null : h("span", { class: "big-lives", text: t("sheet.lives", { n: p.lives }) }),
   p.place ? h("span", { class: "big-place", text: ordinal(p.place) }) : null,
-  h("span", { class: "big-cards" }, inFront(p.seat)))));
+  h("span", { class: "big-cards" }, inFront(p.seat)));
+  return h("ol", { class: ["big-seats", state.players.length > 4 && "many", taken && "last-trick-shown"] },
+    state.players.map(seat));
 }
 
 /** The trump, where the game has one, and the last trick in words while the next has not been led. */
