@@ -347,3 +347,21 @@ def test_the_big_screen_goes_on_to_the_next_match_and_follows_its_stream(new_pho
                     key=evening["key"])
     screen.page.wait_for_selector('.big-seat[data-seat="1"] .big-cards .card', timeout=2_000)
     assert [url.split("/")[-2] for url in streams] == [match["id"], following["id"]]
+
+
+def test_a_bout_being_fought_is_in_front_of_its_seats(new_phone, server_api):
+    """A bout's attacks in front of the seats that attacked, the cards beating them in front of the defender."""
+    evening, match = an_evening_of_a_simulated_table(server_api, "durak", 5, deals=0, steps=6)
+    bout = server_api(f"/api/matches/{match['id']}")["deal"]["bout"]  # two seats attacked, one card beaten
+    assert len({a["seat"] for a in bout["attacks"]}) == 2 and any(a["beaten_by"] for a in bout["attacks"])
+    screen = new_phone(viewport=TVS["1280x720"])
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen .big-seats")
+    screen.screenshot("big-screen-durak-bout", full_page=False)
+    chips = lambda seat: screen.page.locator(f'.big-seat[data-seat="{seat}"] .big-cards .card').evaluate_all(  # noqa: E731
+        "cards => cards.map((c) => c.dataset.card)")
+    for seat in range(5):
+        wanted = [a["card"] for a in bout["attacks"] if a["seat"] == seat]
+        if seat == bout["defender"]:
+            wanted += [a["beaten_by"] for a in bout["attacks"] if a["beaten_by"]]
+        assert chips(seat) == wanted, seat

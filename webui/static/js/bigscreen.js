@@ -49,6 +49,16 @@ export function trickTaken(state) {
   return done.length ? done[done.length - 1] : null;
 }
 
+/** The cards of a bout being fought in front of a seat (where the state has one): those it attacked with, and those
+ * it beat them with as the defender. */
+function boutInFront(state, seat) {
+  const bout = state.deal && state.deal.bout;
+  if (!bout || !Array.isArray(bout.attacks)) return [];
+  const cards = bout.attacks.filter((a) => a.seat === seat).map((a) => a.card);
+  if (bout.defender === seat) cards.push(...bout.attacks.filter((a) => a.beaten_by).map((a) => a.beaten_by));
+  return cards.map((card) => cardChip(card));
+}
+
 /** The seats, each with the cards in front of it as the game's phone table draws them (the trick being played, the
  * attack), or those of the trick last taken, until the next lead. */
 function seats(state) {
@@ -56,7 +66,7 @@ function seats(state) {
   const ctx = tableOf(state);
   const taken = trickTaken(state);
   const inFront = (seat) => (taken ? taken.plays.filter((c) => c.seat === seat).map((c) => cardChip(c.card))
-    : rules && rules.inFront ? rules.inFront(ctx, seat) : []);
+    : [...(rules && rules.inFront ? rules.inFront(ctx, seat) : []), ...boutInFront(state, seat)]);
   const turn = state.expected && typeof state.expected.seat === "number" ? state.expected.seat : null;
   const seat = (p) => h("li", {
     class: ["big-seat", p.seat === turn && "to-act", p.out && "is-out", taken && p.seat === taken.winner && "took-it"],
