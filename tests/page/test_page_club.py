@@ -188,3 +188,26 @@ def test_a_members_page_shows_figures_rating_the_chart_and_head_to_head(new_phon
     fits(phone)
     phone.click("#back-to-club")
     phone.page.wait_for_selector(".club")
+
+
+def test_a_link_with_another_key_keeps_the_key_this_phone_holds(new_phone, server_api):
+    club = a_club(server_api)
+    phone = new_phone()
+    phone.page.goto(f"/?c={club['id']}#key={club['key']}")
+    phone.page.wait_for_selector(".mark-paid")
+    phone.page.goto(f"/?c={club['id']}#key=not-the-key")
+    phone.page.wait_for_selector(".mark-paid")  # read with the key it holds, which stays
+    assert phone.page.evaluate(f"() => JSON.parse(localStorage.getItem('kibic.club_key.{club['id']}'))") == club["key"]
+    phone.page.goto(club["read_link"])  # the read link too leaves the key as it is
+    phone.page.wait_for_selector(".mark-paid")
+
+
+def test_the_club_changes_language_in_place(new_phone, server_api):
+    club = a_club(server_api)
+    phone = new_phone()
+    phone.page.goto(f"/?c={club['id']}#key={club['key']}")
+    phone.page.wait_for_selector(".mark-paid")
+    phone.click('#langs button[data-lang="pl"]')
+    phone.page.wait_for_selector(".club h2 >> text=Tabela sezonu")
+    assert phone.page.locator(".mark-paid").all_inner_texts() == ["Zapłacone", "Zapłacone"]
+    assert phone.page.locator("form.setup").count() == 0

@@ -27,16 +27,17 @@ export function clubOf(params) {
 }
 
 /**
- * The club's key (or read key) from the link's fragment, kept on this phone, and the fragment taken out of the
- * address; the read key is kept apart, so that opening the read link never takes the club's key away.
+ * The club's key (or read key) from the link's fragment, taken out of the address; kept on this phone once the
+ * server has read the club with it (`draw`), so that a crafted link never takes a working key away. The read key
+ * is kept apart from the key: opening the read link never takes the club's key away either.
  */
-function keysFromLink(id) {
+function keyFromLink() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const key = fragment.get("key");
   const read = fragment.get("read");
-  if (key) local.set(`club_key.${id}`, key);
-  if (read) local.set(`club_read.${id}`, read);
   if (key || read) history.replaceState(null, "", location.pathname + location.search);
+  if (key) return { name: "club_key", key };
+  return read ? { name: "club_read", key: read } : null;
 }
 
 /** The key this phone reads the club with: its own key, else its read key; null when it holds neither. */
@@ -44,7 +45,7 @@ export function clubKey(id) {
   return local.get(`club_key.${id}`) || local.get(`club_read.${id}`);
 }
 
-const page = { root: null, id: null, member: null, games: null, data: null, said: "" };
+const page = { root: null, id: null, member: null, games: null, data: null, said: "", link: null };
 const marking = new Map(); // a transfer being marked paid -> its Idempotency-Key: a retry marks it once
 
 /** Whether a club's page is shown: its "mark paid" buttons are checked for double taps (taps.js). */
@@ -196,8 +197,8 @@ function needsKey() {
 
 /** Draws the club (or the member's page) again, read anew: after a payment, and in another language. */
 export async function draw() {
-  const { root, id, member } = page;
-  const key = clubKey(id);
+  const { root, id, member, link } = page;
+  const key = link ? link.key : clubKey(id);
   if (!key) {
     page.data = null;
     root.replaceChildren(needsKey());
@@ -205,6 +206,8 @@ export async function draw() {
   }
   try {
     const club = (await request("GET", clubs(id), { key })).data;
+    if (link) local.set(`${link.name}.${id}`, link.key); // the server read the club with it: it is the club's
+    page.link = null;
     page.data = club;
     if (!member) {
       root.replaceChildren(clubView(club));
@@ -214,6 +217,12 @@ export async function draw() {
     root.replaceChildren(memberView(club, shown, page.games, key));
   } catch (error) {
     page.data = null;
+    if (link && error.status === 403 && clubKey(id)) {
+      page.link = null; // not the club's key: this phone reads with the one it holds
+      await draw();
+      return;
+    }
+    page.link = null;
     if (error.status === 401 || error.status === 403) root.replaceChildren(needsKey());
     else root.replaceChildren(h("p", { class: "loading", text: problem(error) }));
   }
@@ -221,8 +230,9 @@ export async function draw() {
 
 /** Opens the club's page (or, with `&member=`, a member's) in `root`. */
 export async function openClub(root, id, params, games) {
-  keysFromLink(id);
-  Object.assign(page, { root, id, member: params.get("member"), games, said: "" });
+  let link = keyFromLink();
+  if (link && link.name === "club_read" && local.get(`club_key.${id}`)) link = null; // the key reads it all
+  Object.assign(page, { root, id, member: params.get("member"), games, said: "", link });
   document.title = `Kibic · ${t("club.title")}`;
   await draw();
 }
