@@ -211,3 +211,26 @@ def test_the_club_changes_language_in_place(new_phone, server_api):
     phone.page.wait_for_selector(".club h2 >> text=Tabela sezonu")
     assert phone.page.locator(".mark-paid").all_inner_texts() == ["Zapłacone", "Zapłacone"]
     assert phone.page.locator("form.setup").count() == 0
+
+
+def put_rule(server_api, club: dict, rule: dict) -> None:
+    request = urllib.request.Request(f"{server_api.base}/api/clubs/{club['id']}/rule", data=json.dumps(rule).encode(),
+                                     method="PUT", headers={"Authorization": f"Bearer {club['key']}",
+                                                            "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=10).close()
+
+
+@pytest.mark.parametrize(("rule", "said", "first"), [
+    ({"by": "points", "points": [5, 3, 1]}, "Points per place: 5 · 3 · 1", ["1st", "Bob", "11"]),
+    ({"by": "money"}, "By net money", ["1st", "Bob", "2.00 PLN"]),
+    ({"by": "rating"}, "By rating, a table per game", ["1st", "Bob", "5.9"]),
+])
+def test_the_table_follows_the_clubs_rule(new_phone, server_api, rule, said, first):
+    club = a_club(server_api)
+    put_rule(server_api, club, rule)
+    phone = new_phone()
+    phone.page.goto(f"/?c={club['id']}#key={club['key']}")
+    phone.page.wait_for_selector(".club-table")
+    assert said in phone.text(".club")
+    assert phone.page.locator(".club-table tbody tr").first.locator("td, th").all_inner_texts()[:3] == first
+    assert phone.page.locator(".club h3").all_inner_texts() == (["Ogórek"] if rule["by"] == "rating" else [])
