@@ -234,3 +234,25 @@ def test_the_table_follows_the_clubs_rule(new_phone, server_api, rule, said, fir
     assert said in phone.text(".club")
     assert phone.page.locator(".club-table tbody tr").first.locator("td, th").all_inner_texts()[:3] == first
     assert phone.page.locator(".club h3").all_inner_texts() == (["Ogórek"] if rule["by"] == "rating" else [])
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 768)])
+def test_the_clubs_big_screen_shows_the_table_and_what_is_owed_large(new_phone, server_api, size):
+    club = a_club(server_api)
+    keeper = new_phone()
+    keeper.page.goto(f"/?c={club['id']}#key={club['key']}")
+    link = keeper.page.locator("#club-big-screen").get_attribute("href")
+    assert "screen" in link and "#read=" in link and club["key"] not in link
+    screen = new_phone(viewport={"width": size[0], "height": size[1]})
+    screen.page.goto(link)
+    screen.page.wait_for_selector(".club-screen")
+    assert screen.text(".big-title h1") == "Klub piątkowy"
+    rows = screen.page.locator(".club-screen-table tbody th").all_inner_texts()
+    assert rows == ["Bob", "Ann", "Cid", "Dan"]
+    assert screen.page.locator(".club-screen .transfer").count() == 2
+    assert screen.page.locator(".club-screen button").count() == 0
+    size_px = screen.page.eval_on_selector(".club-screen-table td", "el => parseFloat(getComputedStyle(el).fontSize)")
+    assert size_px >= 30
+    overflow = screen.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    screen.screenshot(f"club-screen-{size[0]}x{size[1]}", full_page=False)

@@ -8,7 +8,9 @@ import { request } from "./api.js";
 import { h } from "./dom.js";
 import { has, language, moneyText, ordinal, t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
+import { stylesheet } from "./bigscreen.js";
 import { memberView } from "./club_member.js";
+import { clubScreenView } from "./club_screen.js";
 
 export const clubs = (id) => `api/clubs/${encodeURIComponent(id)}`;
 
@@ -45,7 +47,8 @@ export function clubKey(id) {
   return local.get(`club_key.${id}`) || local.get(`club_read.${id}`);
 }
 
-const page = { root: null, id: null, member: null, games: null, data: null, said: "", link: null };
+const SCREEN_POLL_MS = 10000;
+const page = { root: null, id: null, member: null, screen: false, games: null, data: null, said: "", link: null };
 const marking = new Map(); // a transfer being marked paid -> its Idempotency-Key: a retry marks it once
 
 /** Whether a club's page is shown: its "mark paid" buttons are checked for double taps (taps.js). */
@@ -62,13 +65,13 @@ export function decimal(value, decimals) {
   return Number(value).toLocaleString(language(), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
-function ruleText(rule) {
+export function ruleText(rule) {
   if (rule.by === "money") return t("club.rule_money");
   if (rule.by === "rating") return t("club.rule_rating");
   return t("club.rule_points", { points: rule.points.join(" · ") });
 }
 
-function valueText(rule, row, currency) {
+export function valueText(rule, row, currency) {
   if (rule.by === "money") return moneyText(row.value, currency);
   if (rule.by === "rating") return decimal(row.value, 1);
   return String(row.value);
@@ -85,8 +88,7 @@ function memberLink(id, member, names, where) {
 }
 
 function seasonTable(club, rows, names, game = "all") {
-  const heading = club.rule.by === "money" ? t("money.net") : club.rule.by === "rating" ? t("club.rating_value")
-    : t("club.points");
+  const heading = t(`club.value_${club.rule.by}`);
   return h("div", { class: "table-scroll" }, h("table", { class: "standings club-table" },
     h("caption", { class: "visually-hidden", text: t("club.table") }),
     h("thead", {}, h("tr", {},
@@ -166,6 +168,13 @@ function ledgerView(club, names, writable) {
   ];
 }
 
+/** The read link with `&screen`: the season's table on a big screen, which the read key lets read and not change. */
+function screenLink(readLink) {
+  const url = new URL(readLink, location.href);
+  url.searchParams.set("screen", "");
+  return url.href;
+}
+
 export function namesOf(club) {
   return Object.fromEntries(club.members.map((m) => [m.id, m.name]));
 }
@@ -185,7 +194,8 @@ export function clubView(club) {
     writable ? [h("h2", { text: t("club.share") }),
       h("label", { for: "club-read-link", class: "hint", text: t("club.read_link") }),
       h("input", { id: "club-read-link", class: "wide", type: "text", readonly: true,
-                   value: new URL(club.read_link, location.href).href })] : null);
+                   value: new URL(club.read_link, location.href).href }),
+      h("p", {}, h("a", { id: "club-big-screen", href: screenLink(club.read_link), text: t("club.big_screen") }))] : null);
 }
 
 /** The club's page as this phone may show it: nothing of the club without its key or read key. */
@@ -209,6 +219,10 @@ export async function draw() {
     if (link) local.set(`${link.name}.${id}`, link.key); // the server read the club with it: it is the club's
     page.link = null;
     page.data = club;
+    if (page.screen) {
+      root.replaceChildren(clubScreenView(club, page.games));
+      return;
+    }
     if (!member) {
       root.replaceChildren(clubView(club));
       return;
@@ -232,7 +246,12 @@ export async function draw() {
 export async function openClub(root, id, params, games) {
   let link = keyFromLink();
   if (link && link.name === "club_read" && local.get(`club_key.${id}`)) link = null; // the key reads it all
-  Object.assign(page, { root, id, member: params.get("member"), games, said: "", link });
+  Object.assign(page, { root, id, member: params.get("member"), screen: params.has("screen"), games, said: "", link });
   document.title = `Kibic · ${t("club.title")}`;
+  if (page.screen) {
+    await stylesheet();
+    document.body.classList.add("big");
+    setInterval(() => { if (page.data) draw(); }, SCREEN_POLL_MS); // the table after each evening, by itself
+  }
   await draw();
 }
