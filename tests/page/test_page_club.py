@@ -256,3 +256,19 @@ def test_the_clubs_big_screen_shows_the_table_and_what_is_owed_large(new_phone, 
     overflow = screen.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     screen.screenshot(f"club-screen-{size[0]}x{size[1]}", full_page=False)
+
+
+def test_long_names_fit_the_phone(new_phone, server_api):
+    club = server_api.post("/api/clubs", {"name": "Klub bardzo długich imion i nazwisk graczy", "currency": "PLN"})
+    evening = server_api.post("/api/evenings", {"name": "First", "currency": "PLN", "club": club["id"]},
+                              key=club["key"])
+    players = ["Konstantynopolitańczykówna", "Aleksandra Wiśniewska-Brzęczyszczyk", "Bob"]
+    played(server_api, evening, players, 2, 1)
+    phone = new_phone(locale="pl-PL")
+    phone.page.goto(f"/?c={club['id']}#key={club['key']}")
+    phone.page.wait_for_selector(".mark-paid")
+    phone.screenshot("club-long-names-pl-PL-360x740")
+    fits(phone)
+    phone.click(f"#table-all-{ids(club, server_api)[players[0]]}")
+    phone.page.wait_for_selector(".club-member")
+    fits(phone)
