@@ -174,3 +174,24 @@ def test_no_serious_violation_on_any_screen_of_the_game(new_phone, axe, game):
     follower.page.wait_for_selector("#mode.following")
     check(follower, axe, f"{game} follower", found)
     assert found == []
+
+
+def test_no_serious_violation_on_a_club_and_a_members_page(new_phone, server_api, axe):
+    from test_page_club import a_club, ids
+
+    club = a_club(server_api)
+    member = ids(club, server_api)
+    found: list[str] = []
+    phone = new_phone(locale="pl-PL", viewport=PHONES["360x740"])
+    phone.page.goto(f"/?c={club['id']}")
+    phone.page.wait_for_selector(".club-locked")
+    check(phone, axe, "club without its key", found)
+    phone.page.goto(f"/?c={club['id']}#key={club['key']}")
+    phone.page.wait_for_selector(".mark-paid")
+    check(phone, axe, "club", found)
+    phone.click(f"#member-{member['Ann']}")
+    phone.page.wait_for_selector(".club-member")
+    phone.page.select_option("#head-to-head-with", member["Bob"])
+    phone.page.wait_for_selector(".head-to-head-total")
+    check(phone, axe, "club member", found)
+    assert found == []

@@ -18,7 +18,7 @@ const EVENING_MS = 5000; // the evening read again this often: its standings, a 
 
 /** The big screen's own styles, loaded once; settled when they apply (or failed to load), so that the screen is
  * never drawn first in the phone's small type and then grown. */
-function stylesheet() {
+export function stylesheet() {
   if (document.querySelector("link[data-big-screen]")) return Promise.resolve();
   const link = h("link", { rel: "stylesheet", href: "static/css/bigscreen.css", "data-big-screen": "" });
   const loaded = new Promise((done) => {

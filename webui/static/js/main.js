@@ -4,6 +4,7 @@
 
 import { api, reading } from "./api.js";
 import { openBigScreen } from "./bigscreen.js";
+import { clubOf, clubShown, draw as drawClub, openClub } from "./club.js";
 import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { bindLanguageButtons, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
@@ -28,6 +29,7 @@ const ENTRY_UI = ["seat", "dealer", "drawn", "trump", "attack", "beats", "active
 
 const app = {
   games: [],
+  clubId: null, // the club whose page this is (`?c=`), drawn by club.js
   matchId: null,
   key: null,
   state: null,
@@ -224,6 +226,10 @@ function askAgain(open) {
 function draw() {
   const ctx = context();
   const title = document.getElementById("bar-title");
+  if (app.clubId) {
+    drawClub(); // the club read again, in the language just chosen
+    return;
+  }
   if (!app.matchId) {
     title.textContent = "";
     document.title = "Kibic";
@@ -582,7 +588,9 @@ async function boot() {
   }
   const params = new URLSearchParams(location.search);
   const evening = params.get("e");
-  if (evening && params.has("next") && local.get(`evening_key.${evening}`)) {
+  app.clubId = clubOf(params);
+  if (app.clubId) await openClub(main(), app.clubId, params, app.games);
+  else if (evening && params.has("next") && local.get(`evening_key.${evening}`)) {
     try {
       await draftForEvening(evening, app.games, language()); // the start form, for the evening's next match
       render();
@@ -601,10 +609,10 @@ async function boot() {
 if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("sw.js").catch(() => {});
 
 // A link with a key opened on this page: read the address again, as when it opens anew.
-window.addEventListener("hashchange", () => { if (location.hash.includes("key=")) location.reload(); });
+window.addEventListener("hashchange", () => { if (/(key|read)=/.test(location.hash)) location.reload(); });
 onMessagesChanged(() => touch(main().querySelector(".table-area")));
 watchTaps({
-  active: () => Boolean(app.matchId && app.state),
+  active: () => Boolean(app.matchId && app.state) || clubShown(),
   ignored: () => say(() => t("tap.ignored")),
   twice: askTwice,
   quick: () => { app.quickNext = true; setTimeout(() => { app.quickNext = false; }); }, // for this tap's entry only
