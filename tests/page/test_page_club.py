@@ -27,9 +27,9 @@ pytestmark = pytest.mark.browser
 WORDS = {  # the table's heading, its rule, a debt of the ledger, "mark paid" and the members' heading
     "en-US": ("The season's table", "Points per place: 3 · 2 · 1", r"^(Ann|Dan) pays (Bob|Cid) 2\.00 PLN$",
               "Mark paid", "Members"),
-    "pl-PL": ("Tabela sezonu", "Punkty za miejsca: 3 · 2 · 1", r"^(Ann|Dan) płaci (Bob|Cid): 2,00 PLN$",
+    "pl-PL": ("Tabela sezonu", "Punkty za miejsca: 3 · 2 · 1", r"^(Ann|Dan) → (Bob|Cid): 2,00 PLN$",
               "Zapłacone", "Członkowie"),
-    "ru-RU": ("Таблица сезона", "Очки за места: 3 · 2 · 1", r"^(Ann|Dan) платит (Bob|Cid): 2,00 PLN$",
+    "ru-RU": ("Таблица сезона", "Очки за места: 3 · 2 · 1", r"^(Ann|Dan) → (Bob|Cid): 2,00 PLN$",
               "Оплачено", "Участники"),
 }
 

@@ -5,7 +5,9 @@ players' names; and it opens with Deal above the bottom bar on both phones."""
 from __future__ import annotations
 
 import base64
+import json
 import random
+from pathlib import Path
 
 import durak_table
 import duren_table
@@ -547,3 +549,16 @@ def test_the_longest_names_keep_the_dealers_seats_in_a_fixed_grid_at_the_first_d
         a_fixed_grid(seat_choice(phone, ".penalty-step", ".seat-buttons"), players)
         phone.page.eval_on_selector(".penalty-step", "el => el.scrollIntoView({block: 'center'})")
         phone.screenshot(f"penalty-longest-names-{case}-{size}", full_page=False)
+
+
+def test_a_deal_against_the_rule_is_offered_to_stand_as_a_deal_not_as_an_illegal_play(new_phone, server_api):
+    """Ogórek's second deal dealt by another than the rule's dealer: the referee refuses it, and where the table may
+    let it stand the page says it is then recorded as dealt, against the rule (a deal is not a play)."""
+    i18n = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
+    said = json.loads((i18n / "pl.json").read_text(encoding="utf-8"))
+    phone = deal_step(new_phone, server_api, "ogorek", "360x740", later=True)
+    another_dealer(phone)
+    phone.click("#log-deal")
+    phone.page.wait_for_selector("#let-it-stand")
+    text = phone.text("#refusal")
+    assert said["referee.forceable_hint_deal"] in text and said["referee.forceable_hint"] not in text

@@ -388,6 +388,7 @@ async function refused(error, entry, dropped) {
   if (!inSheet) showError(error, {
     what: t("referee.not_recorded", { what: what() }),
     names,
+    kind: body.type,
     letItStand: () => send({ ...body, force: true }),
     sendAgain: error.code === "seq_conflict" ? () => resend(entry.route, body) : null,
   });

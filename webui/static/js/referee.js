@@ -118,7 +118,7 @@ export function showQuestion(text, { yes, yesLabel, yesId } = {}) {
  * its details; the server's English message only for a code the page has no words for), and, when the rule
  * allows it, "let it stand".
  */
-export function showError(error, { what, letItStand, sendAgain, names = [] } = {}) {
+export function showError(error, { what, letItStand, sendAgain, names = [], kind = null } = {}) {
   const actions = [];
   if (sendAgain) {
     actions.push(h("button", { type: "button", class: "secondary", id: "send-again", on: { click: () => { item.remove(); changed(); sendAgain(); } } },
@@ -133,7 +133,9 @@ export function showError(error, { what, letItStand, sendAgain, names = [] } = {
     what ? h("p", { class: "what", text: what }) : null,
     error.message && !error.network ? h("p", { class: "server-says",
       text: error.said || verdictText(error.code, error.details, error.details && error.details.seat, names) || error.message }) : null,
-    error.network || !(error.details && error.details.forceable) ? null : h("p", { class: "hint", text: t("referee.forceable_hint") }),
+    // what is let stand: a deal against the rule is recorded as dealt, not as an illegal play
+    error.network || !(error.details && error.details.forceable) ? null
+      : h("p", { class: "hint", text: t(kind === "deal" ? "referee.forceable_hint_deal" : "referee.forceable_hint") }),
   ], actions);
   put(item, "refusal");
   return item;
