@@ -6,22 +6,13 @@
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
-import { has, language, moneyText, ordinal, t } from "./i18n.js";
+import { moneyText, ordinal, t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
 import { stylesheet } from "./bigscreen.js";
 import { memberView } from "./club_member.js";
 import { clubScreenView } from "./club_screen.js";
+import { clubs, decimal, gameTitle, namesOf, problem, ruleText, valueText } from "./club_words.js";
 
-export const clubs = (id) => `api/clubs/${encodeURIComponent(id)}`;
-
-export function problem(error) {
-  return has(`code.${error.code}`) ? t(`code.${error.code}`) : error.message;
-}
-
-export function gameTitle(name, games) {
-  const game = (games || []).find((g) => g.game === name);
-  return has(`game.${name}.title`) ? t(`game.${name}.title`) : (game ? game.title : name);
-}
 
 /** The club this address opens (`?c=` or the read link's `?club=`), or null. */
 export function clubOf(params) {
@@ -60,22 +51,6 @@ function placeText(place) {
   return ordinal(place);
 }
 
-/** A number with `decimals` places, as the language writes it (2,33 in Polish and Russian). */
-export function decimal(value, decimals) {
-  return Number(value).toLocaleString(language(), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-
-export function ruleText(rule) {
-  if (rule.by === "money") return t("club.rule_money");
-  if (rule.by === "rating") return t("club.rule_rating");
-  return t("club.rule_points", { points: rule.points.join(" · ") });
-}
-
-export function valueText(rule, row, currency) {
-  if (rule.by === "money") return moneyText(row.value, currency);
-  if (rule.by === "rating") return decimal(row.value, 1);
-  return String(row.value);
-}
 
 function netClass(net) {
   return ["num", String(net).startsWith("-") ? "negative" : Number(net) > 0 && "positive"];
@@ -175,9 +150,6 @@ function screenLink(readLink) {
   return url.href;
 }
 
-export function namesOf(club) {
-  return Object.fromEntries(club.members.map((m) => [m.id, m.name]));
-}
 
 export function clubView(club) {
   const names = namesOf(club);

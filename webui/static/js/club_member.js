@@ -5,7 +5,7 @@
 import { request } from "./api.js";
 import { h, s } from "./dom.js";
 import { has, language, moneyText, ordinal, t } from "./i18n.js";
-import { clubs, decimal as number, gameTitle, namesOf, problem } from "./club.js";
+import { clubs, decimal as number, gameTitle, namesOf, problem } from "./club_words.js";
 
 // the game's own figures, in the order the club's figures give them (referee.club.TALLIES and RATIOS)
 const OWN = ["deals", "minus_points", "minus_points_per_deal", "lives_lost", "bids", "exact_bids", "exact_bids_pct",

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { moneyText, ordinal, t } from "./i18n.js";
-import { decimal, gameTitle, namesOf, ruleText, valueText } from "./club.js";
+import { decimal, gameTitle, namesOf, ruleText, valueText } from "./club_words.js";
 
 function bigTable(club, rows, names, caption) {
   return h("table", { class: "club-screen-table" },
