@@ -16,7 +16,7 @@ from pathlib import Path
 
 from referee import GAMES
 
-from . import baseline, capacity, corrections, engine, load, postgres, profile, report, servers
+from . import baseline, capacity, club, corrections, engine, load, postgres, profile, report, servers
 
 RESULTS = Path(__file__).with_name("results.md")
 
@@ -69,13 +69,16 @@ def main() -> None:
     print("7. a correction near the start of a long match, against an undo ...", flush=True)
     results["corrections"] = corrections.run(quick)
 
+    print("8. a club of 50 members, 200 evenings and 2,000 matches: its table, figures and ledger ...", flush=True)
+    results["club"] = club.run(quick)
+
     print("4. memory: matches held in one process ...", flush=True)
     results["memory"] = [memory(game, 100 if quick else 1000, 150) for game in GAMES]
     print("   where the time of a request goes (pyinstrument) ...", flush=True)
     results["profile"] = profile.breakdown(50 if quick else 400)
 
     text = (report.markdown(results) + "\n" + postgres.markdown(results["postgresql"]) + "\n"
-            + corrections.markdown(results["corrections"]))
+            + corrections.markdown(results["corrections"]) + "\n" + club.markdown(results["club"]))
     print()
     print(text)
     if quick:
