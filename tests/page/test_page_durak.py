@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from decimal import Decimal
 from pathlib import Path
 
 import durak_table
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import HUMAN_SECONDS, PHONES
 
 pytestmark = pytest.mark.browser
 
@@ -152,6 +153,7 @@ class OnThePage:
 
     def __init__(self, phone, server_api, match: dict):
         self.phone, self.api, self.match = phone, server_api, match
+        self.recorded_at = 0.0  # when the bout's record button was last tapped
         state = self.state()
         self.options, self.players = state["options"], state["players"]
 
@@ -180,7 +182,11 @@ class OnThePage:
                 phone.tap_card(beat["with"])
             for card in command.get("cards", []):
                 phone.tap_card(card)
+            # a person taps the record button again no sooner than HUMAN_SECONDS after its last tap (the same
+            # control twice sooner is a double tap, which asks), whatever was picked between
+            time.sleep(max(0.0, self.recorded_at + HUMAN_SECONDS - time.monotonic()))
             phone.click(".bout-step .record")
+            self.recorded_at = time.monotonic()
         elif kind in ("take", "done"):
             phone.click(f"#log-{kind}")
         else:

@@ -84,21 +84,6 @@ def test_ogorek_and_duren_sheets_show_each_deal_and_the_total(new_phone, server_
 EIGHT = ["Kasia", "Łukasz", "Żaneta", "Marta", "Bartek", "Ania", "Przemysław", "Gosia"]
 
 
-class Recorded:
-    """The engine's match of a table simulator, keeping each event it took, to be posted to the server after."""
-
-    def __init__(self, match):
-        self.match, self.events = match, []
-
-    def play(self, command: dict):
-        answer = self.match.play(command)
-        self.events.append(command)
-        return answer
-
-    def __getattr__(self, name: str):
-        return getattr(self.match, name)
-
-
 @pytest.mark.parametrize(("players", "locale"), [(5, "ru-RU"), (8, "pl-PL")])
 def test_five_to_eight_players_fit_the_sheet_on_a_360_px_phone_names_whole(new_phone, server_api, players, locale):
     """Ogórek for five and for eight, deals played by the table simulator: at 360x740 the sheet does not
@@ -106,6 +91,7 @@ def test_five_to_eight_players_fit_the_sheet_on_a_360_px_phone_names_whole(new_p
     import random
 
     from game_tables import SIMULATORS
+    from test_page_deal_step import Recorded
 
     from referee.match import Match
 

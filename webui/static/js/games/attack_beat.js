@@ -41,15 +41,18 @@ function lastTrick(ctx) {
   return h("p", { class: "last-trick" }, parts.join(" · "));
 }
 
-/** The trump, big, beside the table: the face-up card while it lies under the stock, else its suit. */
-function trump(ctx) {
-  const deal = ctx.state.deal;
-  if (!deal) return null;
+/** The trump, big, beside the table: `shown`, the card while it lies face up under the stock, else the suit. */
+export function trumpBig(shown, suit) {
   return h("div", { class: "trump-big", id: "trump" },
     h("span", { class: "label", text: t("table.trump") }),
-    deal.face_up ? cardChip(deal.face_up)
-      : h("span", { class: ["card", "suit-only", ["H", "D"].includes(deal.trump_suit) ? "red" : "black"], role: "img",
-                    "aria-label": t(`suit_name.${deal.trump_suit}`), text: SUIT_SYMBOLS[deal.trump_suit] }));
+    shown ? cardChip(shown)
+      : h("span", { class: ["card", "suit-only", ["H", "D"].includes(suit) ? "red" : "black"], role: "img",
+                    "aria-label": t(`suit_name.${suit}`), text: SUIT_SYMBOLS[suit] }));
+}
+
+function trump(ctx) {
+  const deal = ctx.state.deal;
+  return deal ? trumpBig(deal.face_up, deal.trump_suit) : null;
 }
 
 function result(ctx) {
@@ -67,7 +70,8 @@ function gone(deal, seat) {
   return cards;
 }
 
-function beats(card, other, trump, order) {
+/** Whether `other` beats `card`: higher of its suit, or a trump on a plain card. */
+export function beats(card, other, trump, order) {
   const a = splitCard(card);
   const b = splitCard(other);
   if (a.suit === b.suit) return order.indexOf(b.rank) > order.indexOf(a.rank);

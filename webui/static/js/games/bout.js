@@ -11,6 +11,7 @@ import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, cardsText, rankLetter, splitCard, t, tParts, tn } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
+import { beats, trumpBig } from "./attack_beat.js";
 import { cardChip, expectedSeat, nameCut, seatButtons } from "../table.js";
 
 const PLACES = 6; // a bout holds at most six attacking cards: their places are kept from the lead on
@@ -36,22 +37,20 @@ function lastTrick(ctx) {
   if (!deal || deal.bout || !deal.last_bout) return null;
   const bout = deal.last_bout;
   const led = bout.attacks.map((a) => a.card);
-  const beats = bout.attacks.filter((a) => a.beaten_by).map((a) => `${cardText(a.card)}/${cardText(a.beaten_by)}`);
+  const beaten = bout.attacks.filter((a) => a.beaten_by);
   const parts = [t("round.attack", { name: ctx.names[bout.leader], cards: cardsText(led) })];
-  if (beats.length) parts.push(t("round.beat", { name: ctx.names[bout.defender], beats: beats.join(", ") }));
-  if (bout.taken) parts.push(t("round.took", { name: ctx.names[bout.defender], cards: cardsText([...led, ...bout.attacks.filter((a) => a.beaten_by).map((a) => a.beaten_by)]) }));
+  if (beaten.length) {
+    parts.push(t("round.beat", { name: ctx.names[bout.defender],
+                                 beats: beaten.map((a) => `${cardText(a.card)}/${cardText(a.beaten_by)}`).join(", ") }));
+  }
+  if (bout.taken) parts.push(t("round.took", { name: ctx.names[bout.defender], cards: cardsText([...led, ...beaten.map((a) => a.beaten_by)]) }));
   return h("p", { class: "last-trick" }, parts.join(" · "));
 }
 
 /** The trump, big, beside the table: the turned card while it lies under the talon, else its suit. */
 function trump(ctx) {
   const deal = ctx.state.deal;
-  if (!deal) return null;
-  return h("div", { class: "trump-big", id: "trump" },
-    h("span", { class: "label", text: t("table.trump") }),
-    deal.stock > 0 ? cardChip(deal.trump)
-      : h("span", { class: ["card", "suit-only", ["H", "D"].includes(deal.trump_suit) ? "red" : "black"], role: "img",
-                    "aria-label": t(`suit_name.${deal.trump_suit}`), text: SUIT_SYMBOLS[deal.trump_suit] }));
+  return deal ? trumpBig(deal.stock > 0 ? deal.trump : null, deal.trump_suit) : null;
 }
 
 function result(ctx) {
@@ -60,13 +59,6 @@ function result(ctx) {
   const [loser] = Object.values(deal.result); // the result names one seat, the deal's loser; null for a draw
   return h("p", { class: "result", role: "status" },
     loser === null ? t(`result.${ctx.state.game}_draw`) : t(`result.${ctx.state.game}`, { loser: ctx.names[loser] }));
-}
-
-function beats(card, other, trumpSuit, order) {
-  const a = splitCard(card);
-  const b = splitCard(other);
-  if (a.suit === b.suit) return order.indexOf(b.rank) > order.indexOf(a.rank);
-  return b.suit === trumpSuit;
 }
 
 /** Cards `seat` cannot hold: discarded, on the table, under the talon, or known to be in another hand. */
