@@ -119,7 +119,7 @@ class Ogorek(ClimbingGame):
 
     def evolve_penalty(self, state: Table, event: dict) -> None:
         seat = event["seat"]
-        state.scores[seat] += event["points"]
+        state.give_penalty(seat, event["points"], event["seq"], event.get("reason"))
         deal = state.deal
         if deal is None or deal.over:
             # between deals a penalty counts at once; during a deal, the deal is finished first

@@ -31,6 +31,7 @@ class Table:
     last_dealer: int | None = None
     findings: list[Finding] = field(default_factory=list)
     history: list[dict] = field(default_factory=list)  # the standing after every deal, for the scoresheet
+    penalties: list[dict] = field(default_factory=list)  # given since the history's last entry, listed in its next
     deal: Any = None
 
     @property
@@ -51,11 +52,20 @@ class Table:
 
     def record_history(self, deal: int, dealer: int, seats: Iterable[int], **extra: object) -> None:
         """The standing after a deal played to its end by `seats`: who dealt it, the scores and lives, and what the
-        game adds."""
+        game adds; and the penalties its scores count that no earlier entry did (given during the deal, or between
+        it and the one before), when there are any."""
         for seat in seats:
             self.deals_in[seat] += 1
-        self.history.append({"deal": deal, "dealer": dealer, "scores": list(self.scores), "lives": list(self.lives),
-                             **extra})
+        entry = {"deal": deal, "dealer": dealer, "scores": list(self.scores), "lives": list(self.lives), **extra}
+        if self.penalties:
+            entry["penalties"], self.penalties = self.penalties, []
+        self.history.append(entry)
+
+    def give_penalty(self, seat: int, points: int, seq: int, reason: str | None) -> None:
+        """`points` more for `seat` at once; the history's next entry lists the penalty with its reason."""
+        self.scores[seat] += points
+        penalty = {"seq": seq, "seat": seat, "points": points}
+        self.penalties.append({**penalty, "reason": reason} if reason else penalty)
 
 
 def seat_of(state: Table, command: dict, key: str = "seat") -> int:

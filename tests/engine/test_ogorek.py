@@ -1,5 +1,7 @@
 """Ogórek międzynarodowy (RULES.md §1): the seed's worked example and every rule and option."""
 
+import json
+
 import pytest
 from ogorek_helpers import (
     SEED_PLAYERS,
@@ -10,6 +12,7 @@ from ogorek_helpers import (
     play_in_turn,
     seed_match,
 )
+from record_logs import LOGS
 
 from referee import InvalidInput, Match, Rejected, catalogue
 
@@ -305,6 +308,48 @@ def test_penalty_before_the_first_deal_counts_at_once():
     assert match.state.out == [True, False, False]
     match.play({"type": "deal"}, lot=lambda n: 0)
     assert match.state.deal.dealer == 1
+
+
+def test_the_history_lists_each_penalty_in_the_entry_whose_scores_count_it():
+    """Issue 30: a penalty between deals is counted in the next deal's entry, one during a deal in that deal's;
+    the entry lists it with its seq, seat, points and reason (when given), and its figures stay the same."""
+    match = Match.create("ogorek", ["A", "B", "C"])
+    deal_and_finish(match, {0: "2", 1: "3", 2: "9"}, dealer=0)
+    cut, _, _ = match.play({"type": "penalty", "seat": 1, "reason": "cut the deck"})
+    match.play({"type": "deal"})
+    play_in_turn(match, ["2"])
+    during, _, _ = match.play({"type": "penalty", "seat": 2, "points": 2})
+    play_in_turn(match, ["2", "2"])
+    for rank in ["3", "4", "5", "6"]:
+        play_in_turn(match, [rank] * 3)
+    play_in_turn(match, ["7", "8", "9"])
+    deal_and_finish(match, {0: "3", 1: "4", 2: "2"})
+    history = match.view()["history"]
+    assert [entry["scores"] for entry in history] == [[0, 0, 9], [0, 5, 20], [0, 9, 20]]
+    assert [entry.get("penalties") for entry in history] == [
+        None,
+        [{"seq": cut["seq"], "seat": 1, "points": 5, "reason": "cut the deck"},
+         {"seq": during["seq"], "seat": 2, "points": 2}],
+        None,
+    ]
+    assert [p["score"] for p in match.view()["players"]] == [0, 9, 20]
+    match.play({"type": "undo"})  # the last card of the last deal, folded again: the penalties stay where they were
+    assert len(match.view()["history"]) == 2 and match.view()["history"][1]["penalties"][0]["reason"] == "cut the deck"
+
+
+def test_a_recorded_match_keeps_every_figure_of_its_history_and_lists_its_penalties_where_they_counted():
+    """The recorded log 002 (penalties at seq 1 and 30, recorded before the history listed them) replays to the
+    same entries, figure by figure, totals included, each penalty in the entry of the deal that followed it."""
+    log = json.loads((LOGS / "ogorek" / "002-table.json").read_text(encoding="utf-8"))
+    view = Match.replay(log["header"], log["events"]).view()
+    stored = log["final"]["history"]
+    assert [{k: v for k, v in entry.items() if k != "penalties"} for entry in view["history"]] == stored
+    assert [p["score"] for p in view["players"]] == [p["score"] for p in log["final"]["players"]]
+    listed = {penalty["seq"]: entry["deal"] for entry in view["history"] for penalty in entry.get("penalties", [])}
+    undone = {event["undoes"] for event in log["events"] if event["type"] == "undo"}
+    deals = [event for event in log["events"] if event["type"] == "deal" and event["seq"] not in undone]
+    following = {seq: next(n for n, deal in enumerate(deals, 1) if deal["seq"] > seq) for seq in (1, 30)}
+    assert listed == following
 
 
 # --- dealers -------------------------------------------------------------------------------------------

@@ -39,6 +39,15 @@ def final_read(log: dict) -> dict:
     return {**final, "options": {**final["options"], **gained}} if gained else final
 
 
+def without_gained(view: dict, log: dict) -> dict:
+    """`view`, a replayed state, without what the history gained since the log was recorded: the penalties each
+    entry counts (listed since issue 30; every figure of the entry stays as it was)."""
+    if any("penalties" in entry for entry in log["final"]["history"]):
+        return view
+    return {**view, "history": [{key: value for key, value in entry.items() if key != "penalties"}
+                                for entry in view["history"]]}
+
+
 def record(match: Match, about: str) -> dict:
     return {"format": FORMAT, "about": about, "header": match.header(), "events": match.log, "final": match.view()}
 
