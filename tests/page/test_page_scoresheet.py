@@ -117,3 +117,75 @@ def test_five_to_eight_players_fit_the_sheet_on_a_360_px_phone_names_whole(new_p
     assert len(history) >= 2 and len(sheet(phone)) == len(history)
     phone.page.eval_on_selector("#scoresheet", "el => { el.scrollIntoView(); window.scrollBy(0, -120); }")
     phone.screenshot(f"scoresheet-{players}-players-360x740-{locale[:2]}", full_page=False)
+
+
+def five_with_a_cut_deck(server_api) -> tuple[dict, dict, int]:
+    """An evening's Ogórek for five, two deals played by the table simulator and, between them, the cut-deck
+    penalty (the `cut_penalty`, 5) for the player with the fewest minus points: the evening, the match, that seat."""
+    import random
+
+    from game_tables import SIMULATORS
+    from test_page_deal_step import Recorded
+
+    from referee.match import Match
+
+    table = Recorded(Match.create("ogorek", EIGHT[:5], {}))
+    simulator = SIMULATORS["ogorek"](table, random.Random(3))
+    for deal in range(2):
+        simulator.step()
+        while table.match.expected()["type"] != "deal":
+            simulator.step()
+        if not deal:
+            seat = min(range(5), key=lambda s: table.match.state.scores[s])
+            table.play({"type": "penalty", "seat": seat, "reason": "cut the deck"})
+    evening = server_api.post("/api/evenings", {"name": "Piątek", "currency": "PLN"})
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": EIGHT[:5], "evening": evening["id"]},
+                            key=evening["key"])
+    for event in table.events:
+        server_api.post(f"/api/matches/{match['id']}/events", event, key=evening["key"])
+    return evening, match, seat
+
+
+PENALTY_WORD = {"en-US": "Penalty", "pl-PL": "Kara", "ru-RU": "Штраф"}
+
+
+@pytest.mark.parametrize("locale", list(PENALTY_WORD))
+def test_a_penalty_has_its_own_mark_in_the_sheet_with_its_reason(new_phone, server_api, locale):
+    """Issue 30: the cut deck's five minus points are marked as a penalty in the next deal's row (its own "+5",
+    the reason in its title), the deal's own figure beside it, on a 360 px phone with five players."""
+    evening, match, seat = five_with_a_cut_deck(server_api)
+    history = server_api(f"/api/matches/{match['id']}")["history"]
+    gained = history[1]["scores"][seat] - history[0]["scores"][seat]
+    phone = new_phone(locale=locale, viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.tab("scores")
+    phone.page.wait_for_selector("#scoresheet.compact")
+    marks = phone.page.locator("#scoresheet .penalty-mark")
+    assert marks.count() == 1
+    cell = phone.page.locator(f'#scoresheet tbody tr[data-deal="2"] td[data-seat="{seat}"]')
+    mark = cell.locator(".penalty-mark")
+    assert mark.count() == 1
+    assert mark.get_attribute("title") == f"{PENALTY_WORD[locale]} +5: cut the deck"
+    assert mark.inner_text().split()[0] == "+5"
+    own = gained - 5
+    assert cell.locator(".figure").inner_text() == (f"+{own}" if own else "0")
+    assert cell.locator(".total").inner_text() == str(history[1]["scores"][seat])
+    wide, room = phone.page.eval_on_selector(".table-scroll", "el => [el.scrollWidth, el.clientWidth]")
+    assert wide <= room
+    box, column = mark.bounding_box(), cell.bounding_box()
+    assert column["x"] <= box["x"] and box["x"] + box["width"] <= column["x"] + column["width"] + 0.5
+    assert downloaded_csv(phone)[2][2 + 2 * seat:4 + 2 * seat] == [str(gained), str(history[1]["scores"][seat])]
+    phone.tab("scores")
+    phone.page.eval_on_selector("#scoresheet", "el => { el.scrollIntoView(); window.scrollBy(0, -120); }")
+    phone.screenshot(f"scoresheet-penalty-5-players-360x740-{locale[:2]}", full_page=False)
+
+
+def test_the_big_screen_marks_the_penalty_in_its_sheet(new_phone, server_api):
+    evening, match, seat = five_with_a_cut_deck(server_api)
+    screen = new_phone(viewport={"width": 1280, "height": 720})
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen #scoresheet")
+    mark = screen.page.locator(f'.big-screen #scoresheet tbody tr[data-deal="2"] td[data-seat="{seat}"] .penalty-mark')
+    assert mark.count() == 1 and mark.get_attribute("title") == "Penalty +5: cut the deck"
+    assert mark.is_visible()
+    screen.screenshot("big-screen-penalty-1280x720", full_page=False)

@@ -1,7 +1,8 @@
 // The scoresheet, as on paper: one row per deal, one column per player, with that deal's figure and the
 // running total, as the game's `rules.figures.deal` says (gained: points gained and the total; deal_points_lives:
-// points taken and lives left; bid_tricks: bid, tricks, score; won: who won), the dealer marked. The Scores tab
-// draws it; the CSV download has the same rows.
+// points taken and lives left; bid_tricks: bid, tricks, score; won: who won), the dealer marked, and each penalty
+// the deal's total counts marked as one ("+5" of its own, the reason in its title) beside the deal's own figure.
+// The Scores tab and the big screen draw it; the CSV download has the same rows.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -25,7 +26,17 @@ function cell(kind, row, before, seat) {
     const figure = row.winner === null || row.winner === undefined ? t("sheet.draw") : won ? t("sheet.won") : "";
     return { figure, total: String(total), fields: [won ? 1 : 0, total] };
   }
-  return { figure: gained ? `+${gained}` : "0", total: String(total), fields: [gained, total] };
+  const penalties = (row.penalties || []).filter((p) => p.seat === seat);
+  const own = gained - penalties.reduce((sum, p) => sum + p.points, 0);
+  return { figure: own ? `+${own}` : "0", total: String(total), fields: [gained, total], penalties };
+}
+
+/** A penalty's own mark in a cell: its points, the reason in its title (and said to a screen reader). */
+function penaltyMark(penalty) {
+  const said = penalty.reason ? t("sheet.penalty_for", { n: penalty.points, reason: penalty.reason })
+    : t("sheet.penalty", { n: penalty.points });
+  return h("span", { class: "penalty-mark", title: said, "data-seq": penalty.seq },
+    h("span", { "aria-hidden": "true", text: `+${penalty.points}` }), h("span", { class: "visually-hidden", text: said }));
 }
 
 /** The rows of the sheet: {deal, dealer, cells: [{figure, total, fields}] per seat}. */
@@ -72,5 +83,6 @@ export function renderSheet(state, { onDeal = null } = {}) {
       row.cells.map((c, seat) => h("td", { class: ["num", seat === row.dealer && "dealt"], "data-seat": seat },
         seat === row.dealer ? h("span", { class: "badge dealer", title: t("table.dealer"), text: t("table.dealer_short") }) : null,
         h("span", { class: "figure", text: c.figure }),
+        (c.penalties || []).map(penaltyMark),
         h("span", { class: "total", text: c.total }))))))));
 }
