@@ -60,10 +60,12 @@ def chromium():
 class Phone:
     """One phone at the table: a browser context on the live server, and what a test does with it."""
 
-    def __init__(self, browser, base: str, locale: str = "en-US", viewport: dict | None = None):
+    def __init__(self, browser, base: str, locale: str = "en-US", viewport: dict | None = None,
+                 color_scheme: str = "light"):
         self.base = base
         self.viewport = viewport or PHONE
-        self.context = browser.new_context(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1)
+        self.context = browser.new_context(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1,
+                                           color_scheme=color_scheme)
         self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
         self.page.set_default_timeout(5000)

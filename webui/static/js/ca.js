@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { bindLanguageButtons, chooseLanguage, setLanguage, t } from "./i18n.js";
+import "./theme.js"; // the colours this phone chose on the page
 
 const root = document.getElementById("ca");
 const { ready, https, plain, fingerprint } = root.dataset;

@@ -94,10 +94,10 @@ function balanceChart(steps, currency) {
     steps.map((step, i) => (i && step.type === "evening"
       ? s("text", { x: x(i), y: height - 5, "text-anchor": i === steps.length - 1 ? "end" : "middle", class: "axis",
                     text: dayText(step.date) }) : null)),
-    s("polyline", { class: "line", fill: "none", stroke: "#0b5d3b", "stroke-width": 2.5,
+    s("polyline", { class: "line balance", fill: "none", "stroke-width": 2.5,
                     points: steps.map((step, i) => `${x(i).toFixed(1)},${y(step.balance).toFixed(1)}`).join(" ") }),
     steps.map((step, i) => s("circle", { cx: x(i), cy: y(step.balance), r: 3.5,
-                                         fill: step.type === "paid" ? "#b26b00" : "#0b5d3b" })));
+                                         class: `dot ${step.type === "paid" ? "paid" : "evening"}` })));
 }
 
 function headToHeadText(result, member, other, names) {

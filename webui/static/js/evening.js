@@ -104,7 +104,7 @@ function netChart(people, currency) {
     const length = (Math.abs(value) / widest) * (middle - 4);
     const y = i * row + 4;
     svg.append(s("rect", { x: value < 0 ? middle - length : middle, y, width: Math.max(length, 1), height: row - 8,
-                           fill: value < 0 ? "#b3261e" : "#0b5d3b" }));
+                           class: value < 0 ? "net-owes" : "net-gets" }));
     const label = `${p.name} ${moneyText(p.net, currency)}`;
     svg.append(s("text", { class: "axis", x: value < 0 ? middle + 6 : middle - 6, y: y + row / 2,
                            "text-anchor": value < 0 ? "start" : "end", text: label }));

@@ -19,6 +19,7 @@ import { tellWhatIsLost } from "./secure.js";
 import { draftForEvening, gameTitle, renderSetup } from "./setup.js";
 import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
+import { bindThemeButton } from "./theme.js";
 import { keepAwake } from "./wake.js";
 import { verdictText } from "./words.js";
 
@@ -556,7 +557,9 @@ async function toggleHands() {
 }
 
 function bindLanguages() {
+  bindThemeButton();
   bindLanguageButtons(() => {
+    bindThemeButton();
     const open = asked && asked.item.isConnected ? asked : null;
     document.getElementById("referee").replaceChildren(); // what was said stays in the language it was said in
     desk.replaceChildren();

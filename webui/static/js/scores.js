@@ -9,7 +9,9 @@ import { codeText } from "./referee.js";
 import { renderSheet } from "./scoresheet.js";
 import { verdictText } from "./words.js";
 
-export const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#6a3d9a", "#8c6d00", "#56b4e9", "#000000"];
+// the eight line colours: a seat's line, its dot and its swatch carry `data-colour`, and kibic.css gives each the
+// theme's colour (--chart-0 to --chart-7), told apart on light and on dark
+export const COLOURS = [0, 1, 2, 3, 4, 5, 6, 7];
 
 const LABELS = { minus_points: "score.minus", points: "score.points", lives: "score.lives" };
 
@@ -75,13 +77,13 @@ export function chart(state, names) {
     limit === null ? null : s("line", { x1: pad.left, x2: width - pad.right, y1: y(limit), y2: y(limit), class: "limit" }),
     rows.map((row, i) => s("text", { x: x(i + 1), y: height - 4, "text-anchor": "middle", class: "axis", text: String(row.deal) })),
     series.map((points, seat) => s("polyline", {
-      class: "line", fill: "none", stroke: COLOURS[seat % COLOURS.length], "stroke-width": 2.5,
+      class: "line", fill: "none", "data-colour": seat % COLOURS.length, "stroke-width": 2.5,
       "stroke-dasharray": seat >= COLOURS.length ? "6 3" : null,
       points: points.map((v, i) => `${x(i).toFixed(1)},${(y(v) + apart(seat)).toFixed(1)}`).join(" "),
       "data-seat": seat,
     })),
     series.map((points, seat) => s("circle", { cx: x(points.length - 1), cy: y(points[points.length - 1]) + apart(seat), r: 3.5,
-                                               fill: COLOURS[seat % COLOURS.length] })));
+                                               class: "dot", "data-colour": seat % COLOURS.length })));
 }
 
 /** The findings kept: each told once in short by the thumb, here whole (who, where, which rule, why, the proof). */

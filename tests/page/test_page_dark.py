@@ -1,0 +1,72 @@
+"""The dark theme (issue 30): the page follows the phone's `prefers-color-scheme`, and the switch in the bar
+(the phone's, light, dark; kept on the phone) overrides it both ways; every colour of the CSS is the theme's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest_browser import PHONES
+
+pytestmark = pytest.mark.browser
+
+CSS = Path(__file__).resolve().parents[2] / "webui" / "static" / "css"
+BACKGROUND = "() => getComputedStyle(document.documentElement).backgroundColor"  # the page's paper
+WORDS = {"en-US": ("Colours: as the phone", "Colours: light", "Colours: dark"),
+         "pl-PL": ("Kolory: jak w telefonie", "Kolory: jasne", "Kolory: ciemne"),
+         "ru-RU": ("Цвета: как в телефоне", "Цвета: светлые", "Цвета: тёмные")}
+
+
+def lightness(css_colour: str) -> float:
+    assert css_colour.startswith("rgb("), css_colour  # opaque: a transparent paper would read as black
+    red, green, blue = (int(part) for part in re.findall(r"\d+", css_colour)[:3])
+    return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+
+def test_every_colour_of_the_css_comes_from_the_theme():
+    """Outside the theme's own blocks (the :root declarations) no rule names a colour of its own."""
+    for path in sorted(CSS.glob("*.css")):
+        text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+        rules = re.sub(r"(@media \(prefers-color-scheme: dark\) \{\s*)?:root[^{]*\{[^}]*\}\s*\}?", "", text)
+        found = re.findall(r"#[0-9a-fA-F]{3,8}\b|rgba?\(|hsla?\(|:\s*(?:white|black)\b", rules)
+        assert found == [], (path.name, found)
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("locale", list(WORDS))
+def test_the_page_is_dark_on_a_dark_phone_and_the_switch_overrides_it_both_ways(new_phone, size, locale):
+    phone = new_phone(locale=locale, viewport=PHONES[size], color_scheme="dark")
+    phone.open("/")
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15  # the phone's dark
+    switch = phone.page.locator("#theme")
+    assert switch.get_attribute("aria-label") == WORDS[locale][0]
+    box = switch.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= PHONES[size]["width"]
+    phone.click("#theme")
+    assert switch.get_attribute("aria-label") == WORDS[locale][1]
+    assert lightness(phone.page.evaluate(BACKGROUND)) > 0.85  # light on a dark phone
+    phone.page.reload()
+    phone.page.wait_for_selector("form.setup")
+    assert lightness(phone.page.evaluate(BACKGROUND)) > 0.85  # remembered
+    assert phone.page.locator("#theme").get_attribute("aria-label") == WORDS[locale][1]
+    phone.click("#theme")
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
+    assert switch.get_attribute("aria-label") == WORDS[locale][2]
+    phone.click("#theme")  # back to the phone's: dark here
+    assert switch.get_attribute("aria-label") == WORDS[locale][0]
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_the_switch_makes_a_light_phone_dark_and_keeps_it(new_phone, size):
+    phone = new_phone(viewport=PHONES[size])
+    phone.open("/")
+    assert lightness(phone.page.evaluate(BACKGROUND)) > 0.85
+    phone.click("#theme")
+    phone.click("#theme")
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
+    phone.page.reload()
+    phone.page.wait_for_selector("form.setup")
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
+    phone.screenshot(f"dark-setup-{size}", full_page=False)
