@@ -70,3 +70,45 @@ def test_the_switch_makes_a_light_phone_dark_and_keeps_it(new_phone, size):
     phone.page.wait_for_selector("form.setup")
     assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
     phone.screenshot(f"dark-setup-{size}", full_page=False)
+
+
+def test_the_scoresheet_and_the_big_screen_are_dark_the_penalty_and_red_suits_readable(new_phone, server_api):
+    """On a dark phone the sheet of five with its penalty mark, and the big screen by the table, are dark; axe finds
+    no contrast under the penalty's mark, the chart or the red suits of the big screen's cards."""
+    from axe_playwright_python.sync_playwright import Axe
+    from test_page_scoresheet import five_with_a_cut_deck
+
+    evening, match, seat = five_with_a_cut_deck(server_api)
+    options = {"runOnly": {"type": "rule", "values": ["color-contrast"]}, "resultTypes": ["violations"]}
+    phone = new_phone(viewport=PHONES["360x740"], color_scheme="dark")
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.tab("scores")
+    phone.page.wait_for_selector("#scoresheet .penalty-mark")
+    assert lightness(phone.page.evaluate(BACKGROUND)) < 0.15
+    phone.calm()
+    assert Axe().run(phone.page, options=options).response["violations"] == []
+    phone.page.eval_on_selector("#scoresheet", "el => { el.scrollIntoView(); window.scrollBy(0, -120); }")
+    phone.screenshot("dark-scoresheet-penalty-360x740", full_page=False)
+    screen = new_phone(viewport={"width": 1280, "height": 720}, color_scheme="dark")
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen #scoresheet .penalty-mark")
+    assert lightness(screen.page.evaluate(BACKGROUND)) < 0.15
+    screen.calm()
+    assert Axe().run(screen.page, options=options).response["violations"] == []
+    screen.screenshot("dark-big-screen-1280x720", full_page=False)
+
+
+def test_red_suits_stay_red_on_dark(new_phone, server_api):
+    """A red suit's card on the table is drawn in the dark theme's red, apart from the ink of a black one."""
+    match = server_api.post("/api/matches", {"game": "duren", "players": ["Ala", "Bob"]})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0, "trump": "9S"}, match["key"])
+    phone = new_phone(viewport=PHONES["390x844"], color_scheme="dark")
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    red = phone.page.locator(".key.red").first
+    black = phone.page.locator(".key:not(.red)").first
+    colour = "el => getComputedStyle(el).color"
+    red_colour, black_colour = red.evaluate(colour), black.evaluate(colour)
+    r, g, b = (int(part) for part in re.findall(r"\d+", red_colour)[:3])
+    assert r > 200 and g < 150 and b < 150, red_colour  # red, light enough for the dark key
+    assert red_colour != black_colour
+    phone.screenshot("dark-duren-keys-390x844", full_page=False)
