@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest_browser import PHONES
+from test_page_layout import LOCALES
+from test_page_thumb import words
+
+from referee import GAMES
 
 pytestmark = pytest.mark.browser
 
@@ -51,3 +56,30 @@ def test_the_settlement_shows_the_transfers_now_and_at_the_end(phone, server_api
     money = server_api(f"/api/matches/{match_id}/settlement")
     assert money["final"] is True and money["transfers"] == [
         {"from": 1, "to": 0, "amount": "1.00"}, {"from": 2, "to": 0, "amount": "2.00"}]
+
+
+PENALTY_GAMES = [name for name, game in GAMES.items() if "penalty" in game.event_types]
+
+
+@pytest.mark.parametrize("game", PENALTY_GAMES)
+@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
+def test_a_penalty_records_the_reason_the_field_shows(new_phone, server_api, game, size, lang):
+    """The reason field starts empty, with no grey words that look written in; the usual reason is a tap that writes
+    it into the field, and the penalty recorded carries the reason as the field showed it."""
+    match = server_api.post("/api/matches", {"game": game, "players": ["Ala", "Bob", "Cyd"]})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    phone.click("#penalty")
+    field = phone.page.locator("#penalty-reason")
+    assert field.input_value() == "" and not field.get_attribute("placeholder")
+    phone.click("#penalty-reason-cut")
+    shown = field.input_value()
+    assert shown == words(lang, "penalty.cut") == phone.text("#penalty-reason-cut")
+    phone.screenshot(f"penalty-reason-{game}-{size}-{lang}", full_page=False)
+    phone.click('.penalty-step button[data-seat="1"]')
+    phone.click("#log-penalty")
+    phone.settled()
+    penalties = [e for e in server_api(f"/api/matches/{match['id']}/events")["events"] if e["type"] == "penalty"]
+    assert [(e["seat"], e["reason"]) for e in penalties] == [(1, shown)]
