@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest_browser import PHONES
 from test_page_layout import LOCALES
@@ -83,3 +85,33 @@ def test_a_penalty_records_the_reason_the_field_shows(new_phone, server_api, gam
     phone.settled()
     penalties = [e for e in server_api(f"/api/matches/{match['id']}/events")["events"] if e["type"] == "penalty"]
     assert [(e["seat"], e["reason"]) for e in penalties] == [(1, shown)]
+
+
+def worded(lang: str, key: str, text: str) -> bool:
+    """Whether `text` is the words of `key` in `lang`, whatever its parameters."""
+    return re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+", re.escape(words(lang, key))), text) is not None
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_money_shows_a_pool_and_places_only_where_the_game_settles_by_them(new_phone, server_api, game, lang):
+    """Ogórek, Ogurets and Oh Hell pay by place into a pool; Dureń and Durak pay the stake for each deal lost: their
+    money says the stake a deal, with no pool and no column of places (the settlement's `by` says which)."""
+    players = ["Ala", "Bob", "Cyd"][:max(GAMES[game].min_players, min(3, GAMES[game].max_players))]
+    match = server_api.post("/api/matches", {"game": game, "players": players, "stake": "0.50", "currency": "PLN"})
+    by = server_api(f"/api/matches/{match['id']}/settlement")["by"]
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    phone.tab("money")
+    phone.page.wait_for_selector(".money-table")
+    hint = phone.text(".settlement > h2 + .hint")
+    headings = phone.page.locator(".money-table thead th").all_inner_texts()
+    cells = phone.page.locator(".money-table tbody tr").first.locator("td").count()
+    if by == "pool":
+        assert worded(lang, "money.stake_pool", hint)
+        assert words(lang, "money.place") in headings and cells == 4
+    else:
+        assert worded(lang, "money.stake_deal", hint) and "0" in hint
+        assert words(lang, "money.place") not in headings and cells == 3
+    phone.screenshot(f"money-by-{by}-{game}-{lang}", full_page=False)
