@@ -101,7 +101,14 @@ function seatFigures(parts) {
 }
 
 function standingBadge(player, state) {
-  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: ordinal(player.place) }) });
+  if (state.status === "finished") {
+    const words = t("table.place", { place: ordinal(player.place) });
+    if (state.players.length <= 4) return h("span", { class: "badge place", text: words });
+    // two columns of seats: the place as its number alone, so that the name beside it stays whole on a 360 px phone
+    return h("span", { class: "badge place", title: words },
+      h("span", { "aria-hidden": "true", text: t("table.place_short", { place: ordinal(player.place) }) }),
+      h("span", { class: "visually-hidden", text: words }));
+  }
   return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: ordinal(player.place) }) }) : null;
 }
 
