@@ -79,7 +79,10 @@ function playPanel(ctx) {
   const legal = ctx.showHands && expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
   const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
   const led = expected.led ? t("play.led", { suit: SUIT_SYMBOLS[expected.led] }) : t("play.rule_any");
-  if (!ui.suit && expected.led) ui.suit = expected.led;
+  // the suit tab goes to the suit led once in each trick, when the lead comes: the next cards most likely follow it;
+  // another tab tapped in the trick (a player who cannot follow) is kept, and a new trick keeps the tab as it was
+  const trick = `${state.deal.number}.${state.deal.trick}`;
+  if (expected.led && ui.suitLedIn !== trick) { ui.suit = expected.led; ui.suitLedIn = trick; }
   return h("section", { class: "action play-step", "aria-label": who },
     h("h2", { text: who }),
     h("p", { class: "hint", text: ctx.pending().length ? t("play.queued") : led }),
