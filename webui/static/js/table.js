@@ -19,27 +19,34 @@ export function pendingPlays(ctx) {
 }
 
 /**
- * The trick as it will stand once the plays waiting here are recorded: its cards ({seat, card, pending}) and
- * who plays next. A trick the waiting plays complete is taken by the rule's player (who then leads), so that
- * a phone without network goes on into the next trick; `next` is null when the page cannot tell.
+ * The trick as it will stand once the plays waiting here are recorded: its cards ({seat, card, pending}), its
+ * number, and who plays next. A trick the waiting plays complete is taken by the rule's player (who then leads), so
+ * that a phone without network goes on into the next trick; `next` is null when the page cannot tell.
  */
 export function provisionalTrick(ctx) {
   const deal = ctx.state.deal;
   const waiting = ctx.pending();
   const plays = pendingPlays(ctx);
   let trick = (deal && deal.table ? deal.table : []).map((p) => ({ seat: p.seat, card: p.card, pending: false }));
-  if (!deal || !deal.seats || plays.length !== waiting.length) return { trick, next: null };
+  let number = deal ? deal.trick : null;
+  if (!deal || !deal.seats || plays.length !== waiting.length) return { trick, number, next: null };
   let next = deal.turn ?? null;
   for (const play of plays) {
     trick.push({ ...play, pending: true });
     if (trick.length >= deal.seats.length) {
       next = trickTaker(ctx.state.rules, trick, deal.trump);
       trick = [];
+      number += 1;
     } else {
       next = deal.seats[(deal.seats.indexOf(play.seat) + 1) % deal.seats.length];
     }
   }
-  return { trick, next };
+  return { trick, number, next };
+}
+
+/** The number of the trick being played, counting the tricks that plays waiting here complete; never past the last. */
+export function trickNumber(ctx, last) {
+  return Math.min(provisionalTrick(ctx).number, last);
 }
 
 /** The seat that plays next once the plays waiting here are recorded; null when the page cannot tell. */

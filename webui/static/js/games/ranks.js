@@ -6,7 +6,7 @@ import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { ordinal, rankLetter, t, tParts, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
-import { actingSeat, lastTrick, seatButtons, trickInFront } from "../table.js";
+import { actingSeat, lastTrick, seatButtons, trickInFront, trickNumber } from "../table.js";
 
 const SEAT_FIGURES = {
   minus_points: (p) => tn("seat.minus", p.score),
@@ -24,7 +24,8 @@ function dealInfo(ctx) {
   const deal = ctx.state.deal;
   if (!deal) return [];
   const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
-  if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.rules.hand_sizes[0] }));
+  const size = ctx.state.rules.hand_sizes[0];
+  if (!deal.over) parts.push(t("info.trick", { n: trickNumber(ctx, size), of: size }));
   return parts;
 }
 
