@@ -329,7 +329,8 @@ class Match:
     def settlement(self) -> dict:
         """The money as it stands: final when the match is over, "if we stopped now" before."""
         unit = smallest_unit(self.stake)
-        money = settle(self.game.ranking(self.state), self.stake, self.game.payments(self.state, self.stake))
+        payments = self.game.payments(self.state, self.stake)
+        money = settle(self.game.ranking(self.state), self.stake, payments)
 
         def show(amount: Decimal) -> str:
             return str(amount.quantize(unit))
@@ -338,6 +339,7 @@ class Match:
             "final": self.state.finished,
             "stake": str(self.stake),
             "currency": self.currency,
+            "by": "pool" if payments is None else "deals",
             "pool": show(money["pool"]),
             "players": [{**p, "name": self.players[p["seat"]], "paid": show(p["paid"]),
                          "received": show(p["received"]), "net": show(p["net"])} for p in money["players"]],

@@ -12,6 +12,8 @@ from conftest_browser import PHONES
 from test_page_layout import LOCALES
 from test_page_thumb import words
 
+from referee import GAMES
+
 pytestmark = pytest.mark.browser
 
 CASES = [(size, lang) for size in PHONES for lang in LOCALES]
@@ -100,3 +102,28 @@ def test_a_game_tapped_by_mistake_keeps_every_name(new_phone, size, lang):
     assert page.locator(".player-row").count() == 2
     page.check('input[name="game"][value="ogorek"]')
     assert [page.input_value(f"#player-{i}") for i in range(4)] == ["Kasia", "Łukasz", "Żaneta", "Marta"]
+
+
+FIVE_NAMES = ["Agnieszka", "Bartłomiej", "Katarzyna", "Małgorzata", "Przemysław"]
+
+
+@pytest.mark.parametrize("game", [name for name, game in GAMES.items() if game.max_players >= len(FIVE_NAMES)])
+@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
+def test_a_finished_match_of_five_shows_each_name_whole_beside_its_place(new_phone, server_api, game, size, lang):
+    """Five seats in two columns at the end of a match: the place is its number on the badge, so that each name (ten
+    letters) is whole, never cut to a letter or two and "…"; the place's words are the badge's title."""
+    match = server_api.post("/api/matches", {"game": game, "players": FIVE_NAMES})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "end"}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#finished")
+    phone.calm()
+    phone.screenshot(f"finished-five-{game}-{size}-{lang}", full_page=False)
+    names = phone.page.eval_on_selector_all(".seats .seat .name", """els => els.map(el => ({
+        text: el.textContent, whole: el.scrollWidth <= el.clientWidth + 0.5 }))""")
+    assert [n["text"] for n in names] == FIVE_NAMES
+    assert [n["text"] for n in names if not n["whole"]] == []
+    state = server_api(f"/api/matches/{match['id']}")
+    for player in state["players"]:
+        badge = phone.page.locator(f'.seat[data-seat="{player["seat"]}"] .badge.place')
+        assert str(player["place"]) in badge.inner_text() and str(player["place"]) in badge.get_attribute("title")

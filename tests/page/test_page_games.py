@@ -7,6 +7,8 @@ import time
 import pytest
 from conftest_browser import PHONES
 
+from referee import GAMES
+
 pytestmark = pytest.mark.browser
 
 
@@ -350,3 +352,43 @@ def to_act(phone) -> tuple[str, str]:
     seat = phone.page.locator(".seat.to-act")
     assert seat.count() == 1, "no seat is drawn as the one to act"
     return seat.get_attribute("data-seat"), seat.locator(".badge.turn").inner_text()
+
+
+def pressed_suit(phone) -> str:
+    return phone.page.get_attribute('.action .suit-tab[aria-pressed="true"]', "data-suit")
+
+
+@pytest.mark.parametrize("game", [name for name, game in GAMES.items() if game.keypad == "suit_rank"])
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("locale", ["pl-PL", "en-US", "ru-RU"])
+def test_the_suit_tab_goes_to_the_suit_led_in_each_trick(new_phone, server_api, game, size, locale):
+    """The plays come from another phone: the tab goes to the suit led when each trick's lead comes (in the second
+    trick too, from the tab the scorer tapped in the first), a tab tapped within the trick is kept, and a new trick
+    keeps the tab until its lead."""
+    sizes = {"sequence": [3, 3]} if "sequence" in {o.name for o in GAMES[game].options} else {}
+    match = server_api.post("/api/matches", {"game": game, "players": ["Ala", "Bob", "Cyd"], "options": sizes})
+    events = f"/api/matches/{match['id']}/events"
+    deal = {"type": "deal", "dealer": 0, **({"trump": "2C"} if "trump" in GAMES[game].event_fields["deal"] else {})}
+    server_api.post(events, deal, match["key"])
+    phone = new_phone(locale=locale, viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    while server_api(f"/api/matches/{match['id']}")["expected"]["type"] == "bid":
+        expected = server_api(f"/api/matches/{match['id']}")["expected"]
+        seat = expected.get("seat", (expected.get("seats") or [None])[0])
+        server_api.post(events, {"type": "bid", "seat": seat, "bid": 0, "force": True}, match["key"])
+
+    def play(seat: int, card: str, then: int) -> None:
+        server_api.post(events, {"type": "play", "seat": seat, "card": card}, match["key"])
+        phone.wait_turn(then)
+
+    play(1, "AH", 2)
+    assert pressed_suit(phone) == "H"
+    phone.click('.action .suit-tab[data-suit="D"]')  # Bob has no heart
+    play(2, "3H", 0)
+    assert pressed_suit(phone) == "D"  # the tab tapped in the trick is kept
+    play(0, "4H", 1)  # Bob takes the trick with the ace and leads the next
+    assert pressed_suit(phone) == "D"  # nothing led yet: the tab stays
+    play(1, "KS", 2)
+    assert pressed_suit(phone) == "S"
+    phone.screenshot(f"suit-tab-led-{game}-{size}-{locale}", full_page=False)

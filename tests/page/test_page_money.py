@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from conftest_browser import PHONES
+from test_page_layout import LOCALES
+from test_page_thumb import words
+
+from referee import GAMES
 
 pytestmark = pytest.mark.browser
 
@@ -51,3 +58,60 @@ def test_the_settlement_shows_the_transfers_now_and_at_the_end(phone, server_api
     money = server_api(f"/api/matches/{match_id}/settlement")
     assert money["final"] is True and money["transfers"] == [
         {"from": 1, "to": 0, "amount": "1.00"}, {"from": 2, "to": 0, "amount": "2.00"}]
+
+
+PENALTY_GAMES = [name for name, game in GAMES.items() if "penalty" in game.event_types]
+
+
+@pytest.mark.parametrize("game", PENALTY_GAMES)
+@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
+def test_a_penalty_records_the_reason_the_field_shows(new_phone, server_api, game, size, lang):
+    """The reason field starts empty, with no grey words that look written in; the usual reason is a tap that writes
+    it into the field, and the penalty recorded carries the reason as the field showed it."""
+    match = server_api.post("/api/matches", {"game": game, "players": ["Ala", "Bob", "Cyd"]})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    phone.click("#penalty")
+    field = phone.page.locator("#penalty-reason")
+    assert field.input_value() == "" and not field.get_attribute("placeholder")
+    phone.click("#penalty-reason-cut")
+    shown = field.input_value()
+    assert shown == words(lang, "penalty.cut") == phone.text("#penalty-reason-cut")
+    phone.screenshot(f"penalty-reason-{game}-{size}-{lang}", full_page=False)
+    phone.click('.penalty-step button[data-seat="1"]')
+    phone.click("#log-penalty")
+    phone.settled()
+    penalties = [e for e in server_api(f"/api/matches/{match['id']}/events")["events"] if e["type"] == "penalty"]
+    assert [(e["seat"], e["reason"]) for e in penalties] == [(1, shown)]
+
+
+def worded(lang: str, key: str, text: str) -> bool:
+    """Whether `text` is the words of `key` in `lang`, whatever its parameters."""
+    return re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+", re.escape(words(lang, key))), text) is not None
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_money_shows_a_pool_and_places_only_where_the_game_settles_by_them(new_phone, server_api, game, lang):
+    """Ogórek, Ogurets and Oh Hell pay by place into a pool; Dureń and Durak pay the stake for each deal lost: their
+    money says the stake a deal, with no pool and no column of places (the settlement's `by` says which)."""
+    players = ["Ala", "Bob", "Cyd"][:max(GAMES[game].min_players, min(3, GAMES[game].max_players))]
+    match = server_api.post("/api/matches", {"game": game, "players": players, "stake": "0.50", "currency": "PLN"})
+    by = server_api(f"/api/matches/{match['id']}/settlement")["by"]
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    phone.tab("money")
+    phone.page.wait_for_selector(".money-table")
+    hint = phone.text(".settlement > h2 + .hint")
+    headings = phone.page.locator(".money-table thead th").all_inner_texts()
+    cells = phone.page.locator(".money-table tbody tr").first.locator("td").count()
+    if by == "pool":
+        assert worded(lang, "money.stake_pool", hint)
+        assert words(lang, "money.place") in headings and cells == 4
+    else:
+        assert worded(lang, "money.stake_deal", hint) and "0" in hint
+        assert words(lang, "money.place") not in headings and cells == 3
+    phone.screenshot(f"money-by-{by}-{game}-{lang}", full_page=False)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest_browser import PHONES
+from test_page_layout import LOCALES
+from test_page_thumb import words
+
+from referee import GAMES
 
 pytestmark = pytest.mark.browser
 
@@ -102,3 +107,72 @@ def test_the_service_worker_keeps_every_file_of_the_page(server_api, live_server
 def json_list(text: str) -> list[str]:
     import json
     return json.loads(text)
+
+
+SIGN_IN_VIEW = """() => {
+    const el = document.getElementById("link-sign");
+    if (!el || el.hidden) return null;
+    const r = el.getBoundingClientRect();
+    const bar = document.getElementById("bottom").getBoundingClientRect();
+    return {text: el.textContent, whole: el.scrollWidth <= el.clientWidth + 0.5 && r.left >= 0
+            && r.right <= window.innerWidth, inView: r.top >= 0 && r.bottom <= bar.top};
+}"""
+
+
+@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
+def test_offline_and_the_entries_waiting_are_said_whole_above_the_bar_while_tapping(new_phone, server_api, size, lang):
+    """Five at the table (the status line at the top is crowded and scrolled away while the cards are tapped): the
+    sign of a phone offline, with its entries waiting, is whole and in view just above the bottom bar."""
+    names = ["Agnieszka", "Bartłomiej", "Katarzyna", "Małgorzata", "Przemysław"]
+    match = server_api.post("/api/matches", {"game": "ogorek", "players": names})
+    server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    assert phone.page.evaluate(SIGN_IN_VIEW) is None
+    phone.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    phone.context.set_offline(True)
+    phone.tap_card("K")
+    phone.page.wait_for_selector("#offline")
+    phone.tap_card("A")
+    phone.page.wait_for_selector("#pending")
+    phone.calm()
+    sign = phone.page.evaluate(SIGN_IN_VIEW)
+    assert sign == {"text": f"{words(lang, 'status.offline')} · {words(lang, 'status.pending.other', n=2)}"
+                    if lang == "en" else sign["text"], "whole": True, "inView": True}
+    assert sign["text"].startswith(words(lang, "status.offline")) and "2" in sign["text"]
+    phone.screenshot(f"offline-sign-{size}-{lang}", full_page=False)
+    phone.context.set_offline(False)
+    phone.page.wait_for_selector("#pending", state="detached", timeout=RETRY_SECONDS * 1000)
+    phone.page.wait_for_selector("#link-sign", state="hidden")
+
+
+@pytest.mark.parametrize("game", [name for name, game in GAMES.items() if game.keypad in ("ranks", "suit_rank")])
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_deal_line_counts_the_trick_that_plays_waiting_to_be_sent_have_taken(new_phone, server_api, game, lang):
+    """A whole first trick tapped without network: the page goes on into the second trick, and the deal line says
+    trick 2, not the 1 of the state the server last sent."""
+    players = ["Ala", "Bob", "Cyd"]
+    options = {"sequence": [3, 3]} if "sequence" in {o.name for o in GAMES[game].options} else {}
+    match = server_api.post("/api/matches", {"game": game, "players": players, "options": options})
+    events = f"/api/matches/{match['id']}/events"
+    trump = {"trump": "2C"} if "trump" in GAMES[game].event_fields["deal"] else {}
+    server_api.post(events, {"type": "deal", "dealer": 0, **trump}, match["key"])
+    while (expected := server_api(f"/api/matches/{match['id']}")["expected"])["type"] == "bid":
+        server_api.post(events, {"type": "bid", "seat": expected.get("seat", (expected.get("seats") or [0])[0]),
+                                 "bid": 0, "force": True}, match["key"])
+    phone = new_phone(locale=LOCALES[lang], viewport=PHONES["360x740"])
+    phone.open(f"/?m={match['id']}#key={match['key']}")
+    phone.page.wait_for_selector("#mode.scoring")
+    state = server_api(f"/api/matches/{match['id']}")
+    size = state["rules"]["hand_sizes"][0]
+    assert words(lang, "info.trick", n=1, of=size) in phone.text("#deal-info")
+    phone.context.set_offline(True)
+    for index in range(len(players)):  # three different cards, one for each seat in turn
+        key = f"button:nth-child({index + 2})"
+        phone.click(f".action .keypad.ranks > {key}, .action .keypad.suited .ranks > {key}")
+    phone.page.wait_for_selector(f"#pending:text('{len(players)}')")
+    phone.calm()
+    assert words(lang, "info.trick", n=2, of=size) in phone.text("#deal-info")
+    phone.screenshot(f"offline-trick-two-{game}-{lang}", full_page=False)
+    phone.context.set_offline(False)

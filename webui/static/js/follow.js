@@ -5,9 +5,10 @@ const STREAM_AGAIN_MS = 20000;
 
 /**
  * Calls `onState(state)` with each new state the stream brings, or `poll()` every `pollMs` while the
- * stream is down (the browser has none, the network or a proxy broke it). Answers a function that stops.
+ * stream is down (the browser has none, the network or a proxy broke it), telling `onLink(up)` whether the stream
+ * brings the states. Answers a function that stops.
  */
-export function follow({ url, onState, poll, pollMs }) {
+export function follow({ url, onState, poll, pollMs, onLink = () => {} }) {
   let source = null;
   let polling = null;
   let again = null;
@@ -23,12 +24,15 @@ export function follow({ url, onState, poll, pollMs }) {
   const openStream = () => {
     again = null;
     if (typeof EventSource === "undefined") {
+      onLink(false);
       startPolling();
       return;
     }
     source = new EventSource(url);
+    source.onopen = () => onLink(true);
     source.onmessage = (message) => {
       stopPolling();
+      onLink(true);
       let state;
       try {
         state = JSON.parse(message.data);
@@ -40,6 +44,7 @@ export function follow({ url, onState, poll, pollMs }) {
     source.onerror = () => {
       source.close();
       source = null;
+      onLink(false);
       poll(); // whatever the stream did not bring before it broke
       startPolling();
       if (again === null) again = setTimeout(openStream, STREAM_AGAIN_MS);

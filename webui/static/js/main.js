@@ -21,6 +21,7 @@ import { cutLongNames } from "./table.js";
 import { controlOf, measure, tapAgain, touch, watchTaps } from "./taps.js";
 import { bindThemeButton } from "./theme.js";
 import { keepAwake } from "./wake.js";
+import { drawLinkSign, heard, streamChanged, useLinkSign } from "./link_sign.js";
 import { verdictText } from "./words.js";
 
 const POLL_MS = 1500;
@@ -111,6 +112,7 @@ function render() {
   draw();
   placeReferee();
   drawBottom();
+  drawLinkSign();
   cutLongNames(main());
   bringStepInView();
   if (app.matchId && app.state) local.set(`state.${app.matchId}`, app.state); // to open it again without network
@@ -427,6 +429,7 @@ async function poll() {
   app.polling = true;
   try {
     const answer = await api.state(app.matchId, app.etag);
+    heard();
     if (answer.status === 304) return;
     app.etag = answer.etag;
     await arrived(answer.data);
@@ -439,6 +442,7 @@ async function poll() {
 
 // A state pushed by the stream: handled one after another, with the ETag a poll would get for it.
 function pushed(state) {
+  heard();
   app.etag = `"${state.id}-${state.seq}"`;
   app.arriving = app.arriving.then(() => arrived(state)).catch(() => {});
 }
@@ -493,7 +497,8 @@ async function openMatch() {
   }
   render();
   if (app.key) tellWhatIsLost();
-  follow({ url: api.streamUrl(app.matchId), onState: pushed, poll, pollMs: POLL_MS });
+  heard();
+  follow({ url: api.streamUrl(app.matchId), onState: pushed, poll, pollMs: POLL_MS, onLink: streamChanged });
 }
 
 // --- starting --------------------------------------------------------------------------------------
@@ -615,6 +620,8 @@ if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWor
 // A link with a key opened on this page: read the address again, as when it opens anew.
 window.addEventListener("hashchange", () => { if (/(key|read)=/.test(location.hash)) location.reload(); });
 onMessagesChanged(() => touch(main().querySelector(".table-area")));
+useLinkSign(() => ({ match: Boolean(app.matchId && app.state), scoring: Boolean(app.key),
+                     offline: Boolean(app.outbox && app.outbox.offline), waiting: app.outbox ? app.outbox.entries().length : 0 }));
 watchTaps({
   active: () => Boolean(app.matchId && app.state) || clubShown(),
   ignored: () => say(() => t("tap.ignored")),

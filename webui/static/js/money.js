@@ -7,25 +7,29 @@ import { moneyText, t } from "./i18n.js";
 export function settlementView(money, names) {
   const currency = money.currency;
   const title = money.final ? t("money.final") : t("money.if_now");
+  // a pool and places only where the game settles by them; Dureń and Durak pay the stake for each deal lost
+  const byPool = money.by !== "deals";
+  const stake = moneyText(money.stake, currency);
   const transfers = money.transfers.length
     ? h("ul", { class: "transfers" }, money.transfers.map((tr) => h("li", { class: "transfer" },
       t("money.pays", { from: names[tr.from], to: names[tr.to], amount: moneyText(tr.amount, currency) }))))
     : h("p", { class: "hint", text: t("money.nobody_pays") });
   return h("div", { class: "settlement" },
     h("h2", { text: title }),
-    h("p", { class: "hint", text: t("money.stake_pool", { stake: moneyText(money.stake, currency), pool: moneyText(money.pool, currency) }) }),
+    h("p", { class: "hint", text: byPool ? t("money.stake_pool", { stake, pool: moneyText(money.pool, currency) })
+      : t("money.stake_deal", { stake }) }),
     transfers,
     h("div", { class: "table-scroll" }, h("table", { class: "money-table" },
       h("caption", { class: "visually-hidden", text: title }),
       h("thead", {}, h("tr", {},
         h("th", { scope: "col", text: t("score.player") }),
-        h("th", { scope: "col", class: "num", text: t("money.place") }),
+        byPool ? h("th", { scope: "col", class: "num", text: t("money.place") }) : null,
         h("th", { scope: "col", class: "num", text: t("money.paid") }),
         h("th", { scope: "col", class: "num", text: t("money.received") }),
         h("th", { scope: "col", class: "num", text: t("money.net") }))),
       h("tbody", {}, money.players.map((p) => h("tr", { "data-seat": p.seat },
         h("th", { scope: "row", text: names[p.seat] }),
-        h("td", { class: "num", text: String(p.place) }),
+        byPool ? h("td", { class: "num", text: String(p.place) }) : null,
         h("td", { class: "num", text: moneyText(p.paid) }),
         h("td", { class: "num", text: moneyText(p.received) }),
         h("td", { class: ["num", p.net.startsWith("-") ? "negative" : Number(p.net) > 0 && "positive"], text: moneyText(p.net) })))))));

@@ -19,27 +19,34 @@ export function pendingPlays(ctx) {
 }
 
 /**
- * The trick as it will stand once the plays waiting here are recorded: its cards ({seat, card, pending}) and
- * who plays next. A trick the waiting plays complete is taken by the rule's player (who then leads), so that
- * a phone without network goes on into the next trick; `next` is null when the page cannot tell.
+ * The trick as it will stand once the plays waiting here are recorded: its cards ({seat, card, pending}), its
+ * number, and who plays next. A trick the waiting plays complete is taken by the rule's player (who then leads), so
+ * that a phone without network goes on into the next trick; `next` is null when the page cannot tell.
  */
 export function provisionalTrick(ctx) {
   const deal = ctx.state.deal;
   const waiting = ctx.pending();
   const plays = pendingPlays(ctx);
   let trick = (deal && deal.table ? deal.table : []).map((p) => ({ seat: p.seat, card: p.card, pending: false }));
-  if (!deal || !deal.seats || plays.length !== waiting.length) return { trick, next: null };
+  let number = deal ? deal.trick : null;
+  if (!deal || !deal.seats || plays.length !== waiting.length) return { trick, number, next: null };
   let next = deal.turn ?? null;
   for (const play of plays) {
     trick.push({ ...play, pending: true });
     if (trick.length >= deal.seats.length) {
       next = trickTaker(ctx.state.rules, trick, deal.trump);
       trick = [];
+      number += 1;
     } else {
       next = deal.seats[(deal.seats.indexOf(play.seat) + 1) % deal.seats.length];
     }
   }
-  return { trick, next };
+  return { trick, number, next };
+}
+
+/** The number of the trick being played, counting the tricks that plays waiting here complete; never past the last. */
+export function trickNumber(ctx, last) {
+  return Math.min(provisionalTrick(ctx).number, last);
 }
 
 /** The seat that plays next once the plays waiting here are recorded; null when the page cannot tell. */
@@ -101,7 +108,14 @@ function seatFigures(parts) {
 }
 
 function standingBadge(player, state) {
-  if (state.status === "finished") return h("span", { class: "badge place", text: t("table.place", { place: ordinal(player.place) }) });
+  if (state.status === "finished") {
+    const words = t("table.place", { place: ordinal(player.place) });
+    if (state.players.length <= 4) return h("span", { class: "badge place", text: words });
+    // two columns of seats: the place as its number alone, so that the name beside it stays whole on a 360 px phone
+    return h("span", { class: "badge place", title: words },
+      h("span", { "aria-hidden": "true", text: t("table.place_short", { place: ordinal(player.place) }) }),
+      h("span", { class: "visually-hidden", text: words }));
+  }
   return player.out ? h("span", { class: "badge out", text: t("table.out_place", { place: ordinal(player.place) }) }) : null;
 }
 

@@ -6,7 +6,7 @@ import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { ordinal, rankLetter, t, tParts, tn } from "../i18n.js";
 import { rankPad } from "../keypad.js";
-import { actingSeat, lastTrick, seatButtons, trickInFront } from "../table.js";
+import { actingSeat, lastTrick, seatButtons, trickInFront, trickNumber } from "../table.js";
 
 const SEAT_FIGURES = {
   minus_points: (p) => tn("seat.minus", p.score),
@@ -24,7 +24,8 @@ function dealInfo(ctx) {
   const deal = ctx.state.deal;
   if (!deal) return [];
   const parts = [t("info.deal", { n: deal.number }), t("info.dealer", { name: ctx.names[deal.dealer] })];
-  if (!deal.over) parts.push(t("info.trick", { n: deal.trick, of: ctx.state.rules.hand_sizes[0] }));
+  const size = ctx.state.rules.hand_sizes[0];
+  if (!deal.over) parts.push(t("info.trick", { n: trickNumber(ctx, size), of: size }));
   return parts;
 }
 
@@ -90,6 +91,8 @@ function penaltyPanel(ctx) {
   const { ui, state } = ctx;
   if (!ui.penalty) return null;
   const points = ui.penaltyPoints ?? state.options.cut_penalty;
+  const reason = h("input", { id: "penalty-reason", type: "text", maxlength: 200, value: ui.penaltyReason || "",
+                              on: { input: (e) => { ui.penaltyReason = e.target.value; } } });
   return h("section", { class: "action penalty-step", "aria-label": t("penalty.title") },
     h("h2", { text: t("penalty.title") }),
     seatButtons(ctx, { chosen: ui.penaltySeat, label: t("penalty.who"), onPick: (seat) => { ui.penaltySeat = seat; ctx.redraw(); } }),
@@ -100,8 +103,11 @@ function penaltyPanel(ctx) {
                      on: { input: (e) => { ui.penaltyPoints = Number(e.target.value) || state.options.cut_penalty; } } })),
       h("div", { class: "grow" },
         h("label", { for: "penalty-reason", text: t("penalty.reason") }),
-        h("input", { id: "penalty-reason", type: "text", maxlength: 200, value: ui.penaltyReason || "", placeholder: t("penalty.cut"),
-                     on: { input: (e) => { ui.penaltyReason = e.target.value; } } }))),
+        reason)),
+    // the usual reason offered as a tap that writes it into the field: what the field shows is what is recorded
+    h("p", { class: "reason-chips" }, h("button", {
+      type: "button", class: "choice", id: "penalty-reason-cut",
+      on: { click: () => { reason.value = ui.penaltyReason = t("penalty.cut"); } } }, t("penalty.cut"))),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "log-penalty", "data-records": "penalty", disabled: ui.penaltySeat === undefined,
                     on: { click: () => {

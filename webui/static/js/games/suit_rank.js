@@ -5,7 +5,7 @@ import { dealPanel } from "../deal.js";
 import { h } from "../dom.js";
 import { SUIT_SYMBOLS, cardText, t, tn, tnParts } from "../i18n.js";
 import { suitedPad } from "../keypad.js";
-import { actingSeat, cardChip, lastTrick, pendingPlays, trickInFront } from "../table.js";
+import { actingSeat, cardChip, lastTrick, pendingPlays, trickInFront, trickNumber } from "../table.js";
 
 /** A seat's figures, a part a line where the seats are many: the points, and the bid and tricks taken (a line kept
  * empty until the player bids, so that the seat takes the same lines before and after). */
@@ -25,7 +25,7 @@ function dealInfo(ctx) {
   const parts = [t("info.hand", { n: deal.number, of: deal.hands }), tn("info.cards", deal.cards),
                  t("info.dealer", { name: ctx.names[deal.dealer] })];
   parts.push(deal.trump_card ? t("info.trump", { card: cardText(deal.trump_card) }) : t("info.no_trump"));
-  if (deal.phase === "playing") parts.push(t("info.trick", { n: deal.trick, of: deal.cards }));
+  if (deal.phase === "playing") parts.push(t("info.trick", { n: trickNumber(ctx, deal.cards), of: deal.cards }));
   return parts;
 }
 
@@ -79,7 +79,10 @@ function playPanel(ctx) {
   const legal = ctx.showHands && expected.legal && seat === expected.seat ? new Set(expected.legal) : null;
   const who = seat === null ? t("play.who_next") : t("play.plays", { name: ctx.names[seat] });
   const led = expected.led ? t("play.led", { suit: SUIT_SYMBOLS[expected.led] }) : t("play.rule_any");
-  if (!ui.suit && expected.led) ui.suit = expected.led;
+  // the suit tab goes to the suit led once in each trick, when the lead comes: the next cards most likely follow it;
+  // another tab tapped in the trick (a player who cannot follow) is kept, and a new trick keeps the tab as it was
+  const trick = `${state.deal.number}.${state.deal.trick}`;
+  if (expected.led && ui.suitLedIn !== trick) { ui.suit = expected.led; ui.suitLedIn = trick; }
   return h("section", { class: "action play-step", "aria-label": who },
     h("h2", { text: who }),
     h("p", { class: "hint", text: ctx.pending().length ? t("play.queued") : led }),
