@@ -10,6 +10,7 @@ import { moneyText, ordinal, t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
 import { stylesheet } from "./bigscreen.js";
 import { memberView } from "./club_member.js";
+import { HISTORY_PAGE } from "./club_history.js";
 import { clubScreenView } from "./club_screen.js";
 import { clubs, decimal, gameTitle, namesOf, problem, ruleText, valueText } from "./club_words.js";
 
@@ -199,8 +200,10 @@ export async function draw() {
       root.replaceChildren(clubView(club));
       return;
     }
-    const shown = (await request("GET", `${clubs(id)}/members/${encodeURIComponent(member)}`, { key })).data;
-    root.replaceChildren(memberView(club, shown, page.games, key));
+    const path = `${clubs(id)}/members/${encodeURIComponent(member)}`;
+    const [shown, history] = await Promise.all([request("GET", path, { key }),
+      request("GET", `${path}/matches?limit=${HISTORY_PAGE}`, { key })]);
+    root.replaceChildren(memberView(club, shown.data, page.games, key, history.data));
   } catch (error) {
     page.data = null;
     if (link && error.status === 403 && clubKey(id)) {
