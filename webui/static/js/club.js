@@ -11,6 +11,7 @@ import { local, randomKey } from "./local.js";
 import { stylesheet } from "./bigscreen.js";
 import { memberView } from "./club_member.js";
 import { HISTORY_PAGE } from "./club_history.js";
+import { forgetKeeping, keepingBar, keepingView } from "./club_keeping.js";
 import { clubScreenView } from "./club_screen.js";
 import { clubs, decimal, gameTitle, namesOf, problem, ruleText, valueText } from "./club_words.js";
 
@@ -168,7 +169,8 @@ export function clubView(club) {
       h("label", { for: "club-read-link", class: "hint", text: t("club.read_link") }),
       h("input", { id: "club-read-link", class: "wide", type: "text", readonly: true,
                    value: new URL(club.read_link, location.href).href }),
-      h("p", {}, h("a", { id: "club-big-screen", href: screenLink(club.read_link), text: t("club.big_screen") }))] : null);
+      h("p", {}, h("a", { id: "club-big-screen", href: screenLink(club.read_link), text: t("club.big_screen") })),
+      keepingView(club, draw), keepingBar(club, draw)] : null);
 }
 
 /** The club's page as this phone may show it: nothing of the club without its key or read key. */
@@ -222,6 +224,7 @@ export async function openClub(root, id, params, games) {
   let link = keyFromLink();
   if (link && link.name === "club_read" && local.get(`club_key.${id}`)) link = null; // the key reads it all
   Object.assign(page, { root, id, member: params.get("member"), screen: params.has("screen"), games, said: "", link });
+  forgetKeeping();
   document.title = `Kibic · ${t("club.title")}`;
   if (page.screen) {
     await stylesheet();
