@@ -19,13 +19,16 @@ from test_page_club import a_club, fits, ids, read
 
 pytestmark = pytest.mark.browser
 
-WORDS = {  # renamed, the merge's question, merged, a refusal of a merge of two who played together, the rule saved
+WORDS = {  # renamed, the merge's question, merged, a merge refused, the rule saved, the rule as the table says it
     "en-US": ("Renamed: Daniel.", "Merge Daniel into Cid? It cannot be undone.", "Daniel is now Cid.",
-              "The two members sat at the same table", "The table's rule is saved.", "By net money"),
+              "These two sat at one table in the same match, so they are two people",
+              "The table's rule is saved.", "By net money"),
     "pl-PL": ("Nowe imię: Daniel.", "Połączyć Daniel z Cid? Nie da się tego cofnąć.", "Daniel to teraz Cid.",
-              "The two members sat at the same table", "Zasada tabeli zapisana.", "Według bilansu pieniędzy"),
+              "Te dwie osoby grały przy jednym stole w tej samej partii, więc to dwie różne osoby",
+              "Zasada tabeli zapisana.", "Według bilansu pieniędzy"),
     "ru-RU": ("Новое имя: Daniel.", "Объединить Daniel с Cid? Отменить нельзя.", "Daniel теперь Cid.",
-              "The two members sat at the same table", "Правило таблицы сохранено.", "По денежному итогу"),
+              "Эти двое сидели за одним столом в одной партии, значит, это два разных человека",
+              "Правило таблицы сохранено.", "По денежному итогу"),
 }
 
 
@@ -58,12 +61,15 @@ def opened(new_phone, server_api, locale="en-US", size="390x844"):
 def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, server_api, locale, size):
     club, member, phone = opened(new_phone, server_api, locale, size)
     renamed, question, merged, refused, _, _ = WORDS[locale]
+    sent = []
+    phone.page.on("request", lambda asked: asked.method == "POST" and sent.append(asked.url.rsplit("/", 1)[-1]))
     phone.page.select_option("#rename-member", member["Dan"])
     phone.page.fill("#rename-name", "Daniel")
     double_tap(phone, "#rename-save")
     phone.page.wait_for_selector(f"#club-keeping-said >> text={renamed}")
     in_view(phone, "#club-keeping-said")
     assert {m["id"]: m["name"] for m in read(server_api, club)["members"]}[member["Dan"]] == "Daniel"
+    assert sent == ["rename"], "a double tap sends the rename once"
     assert "Daniel" in phone.page.locator(".club-members li a").all_inner_texts()
     # a merge is asked first, by the thumb; a double tap on its answer merges once
     phone.page.select_option("#merge-keep", member["Cid"])
@@ -77,6 +83,7 @@ def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, serv
     double_tap(phone, "#merge-yes")
     phone.page.wait_for_selector(f"#club-keeping-said >> text={merged}")
     time.sleep(0.5)
+    assert sent == ["rename", "merge"], "a double tap on the answer merges once"
     members = read(server_api, club)["members"]
     assert [m["name"] for m in members].count("Cid") == 1 and "Daniel" not in [m["name"] for m in members]
     assert {"Dan", "Daniel"} <= set(next(m for m in members if m["id"] == member["Cid"])["aliases"])
@@ -88,6 +95,7 @@ def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, serv
     phone.click("#merge-yes")
     phone.page.wait_for_selector("#club-keeping-said.refused")
     in_view(phone, "#club-keeping-said")
+    assert phone.text("#club-keeping-said") == refused
     assert len(read(server_api, club)["members"]) == 3
     phone.screenshot(f"club-keeping-{locale}-{size}")
     fits(phone)
@@ -107,6 +115,8 @@ def test_a_merge_not_confirmed_changes_nothing(new_phone, server_api):
 def test_the_rule_is_changed_on_the_page_and_a_bad_one_refused_in_view(new_phone, server_api, locale):
     club, _, phone = opened(new_phone, server_api, locale, "360x740")
     saved, by_money = WORDS[locale][4], WORDS[locale][5]
+    sent = []
+    phone.page.on("request", lambda asked: asked.method == "PUT" and sent.append(asked.url.rsplit("/", 1)[-1]))
     phone.page.fill("#club-rule-points", "1 2")
     double_tap(phone, "#club-rule-save")
     phone.page.wait_for_selector("#club-keeping-said.refused")
@@ -116,6 +126,7 @@ def test_the_rule_is_changed_on_the_page_and_a_bad_one_refused_in_view(new_phone
     double_tap(phone, "#club-rule-save")
     phone.page.wait_for_selector(f"#club-keeping-said >> text={saved}")
     assert read(server_api, club)["rule"] == {"by": "money"}
+    assert sent == ["rule", "rule"], "each double tap sends the rule once"
     assert phone.page.locator("#club-rule-by").input_value() == "money"
     assert phone.page.locator(f".club .hint >> text={by_money}").count() == 1
 

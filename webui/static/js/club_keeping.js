@@ -8,15 +8,18 @@ import { request } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
+import { DOUBLE_MS } from "./taps.js";
 import { clubs, problem } from "./club_words.js";
 
 const keeping = { ask: null, said: "", refused: false };
 const once = new Map(); // an action (what it sends) -> its Idempotency-Key, until it is answered
+const answered = new Map(); // an action -> when it was last answered
 
 async function send(button, club, method, path, body, redraw, said) {
-  if (button.disabled) return;
-  button.disabled = true;
   const action = `${method} ${path} ${JSON.stringify(body)}`;
+  // the second tap of a double tap comes to the button drawn again once the first was answered: it sends nothing
+  if (button.disabled || performance.now() - (answered.get(action) ?? -Infinity) < DOUBLE_MS) return;
+  button.disabled = true;
   if (!once.has(action)) once.set(action, randomKey());
   try {
     await request(method, `${clubs(club.id)}${path}`, { body, key: local.get(`club_key.${club.id}`), idempotencyKey: once.get(action) });
@@ -25,6 +28,7 @@ async function send(button, club, method, path, body, redraw, said) {
   } catch (error) {
     Object.assign(keeping, { said: problem(error), refused: true, ask: null });
   }
+  answered.set(action, performance.now());
   await redraw();
 }
 
