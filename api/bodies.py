@@ -33,6 +33,8 @@ import orjson
 from flask import Flask, Request, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from referee import InvalidInput
+
 from . import store
 from .errors import BadBody, BadContentType, BadJson, BodyTooSlow
 
@@ -178,6 +180,19 @@ def json_body(optional: bool = False) -> object:
     except (ValueError, RecursionError) as exc:
         raise BadJson(f"The body is not valid JSON: {str(exc)[:200]}") from None
     return parsed
+
+
+# --- a query's whole numbers ----------------------------------------------------------------------
+
+def whole_number_arg(name: str, default: int, least: int, most: int) -> int:
+    """A query argument that is a whole number from `least` to `most` (`default` when not given); else 422."""
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and least <= int(text) <= most):
+        raise InvalidInput("invalid_input", f"{name} is a whole number from {least} to {most}.",
+                           {name: text[:40]})
+    return int(text)
 
 
 def reject_constant(name: str):

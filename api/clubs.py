@@ -47,14 +47,17 @@ from referee.club import (
     finished,
     head_to_head,
     ledger,
+    member_matches,
     order_key,
     season_table,
     summarize,
 )
 from referee.evening import check_evening_name
+from referee.games import get_game
 from referee.match import MAX_NAME_LENGTH, check_currency, same_name, visible
 
 from . import bodies, creations, keys, limits, matches, store
+from .bodies import whole_number_arg
 from .encoding import inert
 from .errors import ApiError, IdempotencyKeyReused, KeyRequired, WrongKey
 from .ratings import Ratings, ordinals
@@ -252,6 +255,32 @@ def get_member(club_id: str, member_id: str):
                                {"with": other})
         shown["head_to_head"] = head_to_head(book.summaries, member_id, other, start, end)
     return private(shown)
+
+
+MATCHES_PAGE = 200  # a member's matches per answer at most: a long history is read a page at a time
+
+
+@bp.get("/api/clubs/<club_id>/members/<member_id>/matches")
+def get_member_matches(club_id: str, member_id: str):
+    """One member's finished matches over `?from=&to=` (of `?game=` only), the latest first, `limit` of them after
+    the first `offset`: each with its day, game, place among how many, points by the club's rule, net money,
+    figures and the rating it left (rated over the same range); `next` is the `offset` of the next page, or null."""
+    row, _ = access(club_id)
+    start, end = check_range(request.args.get("from"), request.args.get("to"))
+    game = request.args.get("game")
+    if game is not None:
+        get_game(game)
+    limit = whole_number_arg("limit", 100, 1, MATCHES_PAGE)
+    offset = whole_number_arg("offset", 0, 0, store.LAST_SEQ)
+    book = Book(row)
+    book.member(member_id)
+    played = member_matches(book.summaries, member_id, start, end, game, club_header(row)["rule"])
+    rated = book.rated(start, end)
+    page = [{**each, "rating": rated.rating_after(each["match"], member_id)}
+            for each in played[offset:offset + limit]]
+    more = offset + limit < len(played)
+    return private({"member": member_id, "from": start, "to": end, "game": game, "total": len(played),
+                    "matches": page, "next": offset + limit if more else None})
 
 
 class RenameSchema(Schema):
@@ -565,6 +594,10 @@ class Book:
         return found
 
     def ratings(self, start: str | None, end: str | None) -> dict:
+        """Member -> game -> rating over the range (`rated`)."""
+        return self.rated(start, end).shown()
+
+    def rated(self, start: str | None, end: str | None) -> Ratings:
         """The ratings over the range, rated again only when a finished match in it or the members changed (and by
         the new matches alone when they come after every match rated: `Ratings.add`)."""
         rated = sorted(finished(self.summaries, start, end), key=order_key)
@@ -576,7 +609,7 @@ class Book:
         with kept.lock:
             held = kept.ratings.get(slot)
         if held is not None and held[0] == mark and held[2] == mapping:
-            return held[1].shown()
+            return held[1]
         if held is not None and held[2] == mapping and mark[:len(held[0])] == held[0]:
             book = held[1]  # the matches rated before, then the new ones after them
             for summary in rated[len(held[0]):]:
@@ -590,7 +623,7 @@ class Book:
             kept.ratings.move_to_end(slot)
             while len(kept.ratings) > RATINGS_KEPT:
                 kept.ratings.popitem(last=False)
-        return book.shown()
+        return book
 
     def ledger(self) -> dict:
         by_evening: dict[str, list] = {}

@@ -38,6 +38,7 @@ class Ratings:
         self.model = model
         self.games: dict[str, dict[str, PlackettLuceRating]] = {}  # game -> member -> rating
         self.matches: dict[tuple[str, str], int] = {}  # (member, game) -> matches rated
+        self.after: dict[tuple[str, str], PlackettLuceRating] = {}  # (match, member) -> the rating it left
         self.last: tuple | None = None
 
     def add(self, summary: Mapping) -> None:
@@ -53,7 +54,7 @@ class Ratings:
         teams = [[held.get(player["member"]) or self.model.rating(name=player["member"])] for player in players]
         rated = self.model.rate(teams, ranks=[float(player["place"]) for player in players])
         for player, (rating,) in zip(players, rated, strict=True):
-            held[player["member"]] = rating
+            held[player["member"]] = self.after[summary["match"], player["member"]] = rating
             self.matches[player["member"], game] = self.matches.get((player["member"], game), 0) + 1
 
     def shown(self) -> dict[str, dict[str, dict]]:
@@ -65,6 +66,12 @@ class Ratings:
                                                     "ordinal": rating.ordinal(),
                                                     "matches": self.matches[member, game]}
         return dict(sorted(out.items()))
+
+
+    def rating_after(self, match: str, member: str) -> dict | None:
+        """The member's rating as the match left it, `{"mu", "sigma", "ordinal"}`; None for a match not rated."""
+        rating = self.after.get((match, member))
+        return None if rating is None else {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()}
 
 
 def ratings(summaries: Iterable[Mapping], start: str | None = None,

@@ -16,10 +16,11 @@ from pathlib import Path
 
 from flask import Blueprint, Response, make_response, request, url_for
 
-from referee import InvalidInput, Match, catalogue
+from referee import Match, catalogue
 
 from . import bodies, clubs, evenings, keys, limits, matches, qr, schemas, store
 from .access import authorize, reader_has_key
+from .bodies import whole_number_arg
 from .matches import state
 
 bp = Blueprint("api", __name__)
@@ -76,17 +77,6 @@ def get_events(match_id: str):
         events = match.events_view(hidden=not keyed, after=after, limit=limit)
         more = bool(events) and events[-1]["seq"] < match.seq
         return private(make_response({"events": events, "next": events[-1]["seq"] if more else None}), keyed)
-
-
-def whole_number_arg(name: str, default: int, least: int, most: int) -> int:
-    """A query argument that is a whole number from `least` to `most` (`default` when not given); else 422."""
-    text = request.args.get(name)
-    if text is None:
-        return default
-    if not (text.isascii() and text.isdigit() and len(text) <= 19 and least <= int(text) <= most):
-        raise InvalidInput("invalid_input", f"{name} is a whole number from {least} to {most}.",
-                           {name: text[:40]})
-    return int(text)
 
 
 @bp.get("/api/matches/<match_id>/settlement")

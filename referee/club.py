@@ -190,6 +190,27 @@ def head_to_head(summaries: Iterable[Mapping], one: str, other: str, start: str 
     return {"members": [one, other], "games": dict(sorted(games.items())), "total": total}
 
 
+def member_matches(summaries: Iterable[Mapping], member: str, start: str | None = None, end: str | None = None,
+                   game: str | None = None, rule: object = None) -> list[dict]:
+    """The member's finished matches from `start` to `end` (of `game` only, when given), the latest first (`ORDER`
+    reversed): each with its day, game, the member's place among how many `players`, the `points` the place scores
+    by the club's `rule` (None when its table is not by points), the member's `net` money and `figures`."""
+    rule = check_rule(DEFAULT_RULE if rule is None else rule)
+    points = rule.get("points")
+    played = []
+    for summary in finished(summaries, start, end, game):
+        mine = next((player for player in summary["players"] if player["member"] == member), None)
+        if mine is None:
+            continue
+        place = mine["place"]
+        played.append({"match": summary["match"], "evening": summary["evening"], "date": summary["date"],
+                       "at": summary["at"], "game": summary["game"], "place": place,
+                       "players": len(summary["players"]),
+                       "points": None if points is None else (points[place - 1] if place <= len(points) else 0),
+                       "net": mine["net"], "figures": dict(mine["figures"])})
+    return sorted(played, key=order_key, reverse=True)
+
+
 # --- a season's table ----------------------------------------------------------------------------------------------
 def check_rule(rule: object) -> dict:
     """The club's rule for its table: `{"by": "points", "points": [3, 2, 1]}` (points for 1st, 2nd, ... place; a

@@ -201,8 +201,13 @@ def test_no_serious_violation_on_a_club_and_a_members_page(new_phone, server_api
     phone.page.goto(f"/?c={club['id']}#key={club['key']}")
     phone.page.wait_for_selector(".mark-paid")
     check(phone, axe, "club", found)
+    phone.page.select_option("#merge-other", member["Bob"])
+    phone.click("#merge-ask")  # the keeping of the club, its merge asked in the bar by the thumb
+    phone.page.wait_for_selector("#club-bar[role=alertdialog]")
+    check(phone, axe, "club keeping, a merge asked", found)
+    phone.click("#merge-no")
     phone.click(f"#member-{member['Ann']}")
-    phone.page.wait_for_selector(".club-member")
+    phone.page.wait_for_selector(".member-history")  # the member's places and rating over time too
     phone.page.select_option("#head-to-head-with", member["Bob"])
     phone.page.wait_for_selector(".head-to-head-total")
     check(phone, axe, "club member", found)

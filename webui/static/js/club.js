@@ -10,6 +10,8 @@ import { moneyText, ordinal, t } from "./i18n.js";
 import { local, randomKey } from "./local.js";
 import { stylesheet } from "./bigscreen.js";
 import { memberView } from "./club_member.js";
+import { HISTORY_PAGE } from "./club_history.js";
+import { forgetKeeping, keepingBar, keepingView } from "./club_keeping.js";
 import { clubScreenView } from "./club_screen.js";
 import { clubs, decimal, gameTitle, namesOf, problem, ruleText, valueText } from "./club_words.js";
 
@@ -167,7 +169,8 @@ export function clubView(club) {
       h("label", { for: "club-read-link", class: "hint", text: t("club.read_link") }),
       h("input", { id: "club-read-link", class: "wide", type: "text", readonly: true,
                    value: new URL(club.read_link, location.href).href }),
-      h("p", {}, h("a", { id: "club-big-screen", href: screenLink(club.read_link), text: t("club.big_screen") }))] : null);
+      h("p", {}, h("a", { id: "club-big-screen", href: screenLink(club.read_link), text: t("club.big_screen") })),
+      keepingView(club, draw), keepingBar(club, draw)] : null);
 }
 
 /** The club's page as this phone may show it: nothing of the club without its key or read key. */
@@ -199,8 +202,10 @@ export async function draw() {
       root.replaceChildren(clubView(club));
       return;
     }
-    const shown = (await request("GET", `${clubs(id)}/members/${encodeURIComponent(member)}`, { key })).data;
-    root.replaceChildren(memberView(club, shown, page.games, key));
+    const path = `${clubs(id)}/members/${encodeURIComponent(member)}`;
+    const [shown, history] = await Promise.all([request("GET", path, { key }),
+      request("GET", `${path}/matches?limit=${HISTORY_PAGE}`, { key })]);
+    root.replaceChildren(memberView(club, shown.data, page.games, key, history.data));
   } catch (error) {
     page.data = null;
     if (link && error.status === 403 && clubKey(id)) {
@@ -219,6 +224,7 @@ export async function openClub(root, id, params, games) {
   let link = keyFromLink();
   if (link && link.name === "club_read" && local.get(`club_key.${id}`)) link = null; // the key reads it all
   Object.assign(page, { root, id, member: params.get("member"), screen: params.has("screen"), games, said: "", link });
+  forgetKeeping();
   document.title = `Kibic · ${t("club.title")}`;
   if (page.screen) {
     await stylesheet();

@@ -1,11 +1,12 @@
 // A member of a club (`?c=<id>&member=<member id>`): their figures per game, their rating with its uncertainty,
-// their balance in the club's ledger after each evening and payment (a chart), and the head to head with another
-// member. Read with the key this phone holds for the club, as the club's page is (club.js).
+// their places and rating match after match (club_history.js), their balance in the club's ledger after each evening
+// and payment (a chart), and the head to head with another member. Read with the key this phone holds for the club, as the club's page is (club.js).
 
 import { request } from "./api.js";
 import { h, s } from "./dom.js";
-import { has, language, moneyText, ordinal, t } from "./i18n.js";
+import { has, moneyText, ordinal, t } from "./i18n.js";
 import { clubs, decimal as number, gameTitle, namesOf, problem } from "./club_words.js";
+import { dayText, historyView } from "./club_history.js";
 
 // the game's own figures, in the order the club's figures give them (referee.club.TALLIES and RATIOS)
 const OWN = ["deals", "minus_points", "minus_points_per_deal", "lives_lost", "bids", "exact_bids", "exact_bids_pct",
@@ -68,12 +69,6 @@ export function balanceSteps(ledger, member) {
   return steps;
 }
 
-/** A day (2025-03-07) as the language writes it short: 7.03, 3/7. */
-function dayText(day) {
-  const [year, month, date] = day.split("-").map(Number);
-  return new Date(Date.UTC(year, month - 1, date)).toLocaleDateString(language(), { day: "numeric", month: "numeric", timeZone: "UTC" });
-}
-
 /** The balance after each step as a line over a zero line, as scores.js draws the scores. */
 function balanceChart(steps, currency) {
   const width = 320;
@@ -131,7 +126,7 @@ function headToHead(club, member, key) {
     h("label", { for: "head-to-head-with", text: t("club.head_to_head_with") }), choose, said];
 }
 
-export function memberView(club, shown, games, key) {
+export function memberView(club, shown, games, key, history) {
   const member = shown.member;
   const steps = balanceSteps(club.ledger, member.id);
   const played = Object.keys(shown.figures);
@@ -141,6 +136,7 @@ export function memberView(club, shown, games, key) {
     member.aliases.length ? h("p", { class: "hint", text: t("club.aliases", { names: member.aliases.join(", ") }) }) : null,
     played.length ? played.map((game) => gameCard(game, shown.figures[game], shown.ratings[game], games))
       : h("p", { class: "hint", text: t("club.no_matches") }),
+    historyView(history, games, club.currency),
     h("h2", { text: t("club.balance_over_time") }),
     steps.length > 1 ? balanceChart(steps, club.currency) : h("p", { class: "hint", text: t("club.no_evenings") }),
     h("p", { class: "hint", text: t("club.balance_now", { amount: moneyText(club.ledger.balances[member.id] || "0.00", club.currency) }) }),
