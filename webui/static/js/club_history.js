@@ -40,10 +40,10 @@ function placesChart(played) {
       s("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(place), y2: y(place), class: "grid" }),
       s("text", { x: PAD.left - 4, y: y(place) + 4, "text-anchor": "end", class: "axis", text: ordinal(place) }))),
     days(played),
-    played.length > 1 ? s("polyline", { class: "line", fill: "none", stroke: COLOURS[0], "stroke-width": 2,
+    played.length > 1 ? s("polyline", { class: "line", fill: "none", "data-colour": 0, "stroke-width": 2,
       points: played.map((m, i) => `${x(i, played.length).toFixed(1)},${y(m.place).toFixed(1)}`).join(" ") }) : null,
     played.map((m, i) => s("circle", { cx: x(i, played.length), cy: y(m.place), r: 3.5,
-                                       fill: COLOURS[0] })));
+                                       class: "dot", "data-colour": 0 })));
 }
 
 /** The rating's ordinal after each match, a line per game. */
@@ -64,11 +64,11 @@ function ratingChart(played, games) {
     days(played),
     names.map((game, g) => {
       const own = rated.filter((m) => m.game === game);
-      const colour = COLOURS[g % COLOURS.length];
+      const colour = g % COLOURS.length;
       return s("g", { "data-game": game },
-        own.length > 1 ? s("polyline", { fill: "none", stroke: colour, "stroke-width": 2,
+        own.length > 1 ? s("polyline", { class: "line", fill: "none", "data-colour": colour, "stroke-width": 2,
           points: own.map((m) => `${x(m.i, played.length).toFixed(1)},${y(m.rating.ordinal).toFixed(1)}`).join(" ") }) : null,
-        own.map((m) => s("circle", { cx: x(m.i, played.length), cy: y(m.rating.ordinal), r: 3, fill: colour })));
+        own.map((m) => s("circle", { cx: x(m.i, played.length), cy: y(m.rating.ordinal), r: 3, class: "dot", "data-colour": colour })));
     })),
   names.length > 1 ? h("ul", { class: "legend" }, names.map((game, g) => h("li", {},
     h("span", { class: "swatch", "data-colour": g % COLOURS.length, "aria-hidden": "true" }),
