@@ -41,11 +41,15 @@ def final_read(log: dict) -> dict:
 
 def without_gained(view: dict, log: dict) -> dict:
     """`view`, a replayed state, without what the history gained since the log was recorded: the penalties each
-    entry counts (listed since issue 30; every figure of the entry stays as it was)."""
-    if any("penalties" in entry for entry in log["final"]["history"]):
-        return view
-    return {**view, "history": [{key: value for key, value in entry.items() if key != "penalties"}
-                                for entry in view["history"]]}
+    entry counts (listed since issue 30; every figure of the entry stays as it was), and how the settlement settles
+    (`by`, said since issue 30; every sum as it was)."""
+    final = log["final"]
+    if not any("penalties" in entry for entry in final["history"]):
+        view = {**view, "history": [{key: value for key, value in entry.items() if key != "penalties"}
+                                    for entry in view["history"]]}
+    if isinstance(view.get("settlement"), dict) and "by" not in (final.get("settlement") or {}):
+        view = {**view, "settlement": {key: value for key, value in view["settlement"].items() if key != "by"}}
+    return view
 
 
 def record(match: Match, about: str) -> dict:
