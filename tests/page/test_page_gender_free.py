@@ -51,3 +51,30 @@ def test_no_word_about_a_player_has_a_gendered_past_form(lang):
 @pytest.mark.parametrize("lang", sorted(PAST))
 def test_a_payment_names_the_players_without_declining_them(lang):
     assert words(lang)["money.pays"] == "{from} → {to}: {amount}"
+
+
+
+PRONOUNS = {"pl": re.compile(r"\b(?:jego|jej|niego|niej|nim|go|mu|on|ona)\b", re.IGNORECASE),
+            "ru": re.compile(r"\b(?:его|её|ее|ему|ей|он|она|него|неё|нему|ней)\b", re.IGNORECASE)}
+# a sentence is about a player when it names one ({name}, {names}), speaks of a player or is a seat's badge
+ABOUT_A_PLAYER = {"pl": re.compile(r"\{names?\}|\bgracz\w*|^table\.|^seat\."),
+                  "ru": re.compile(r"\{names?\}|\bигрок\w*|^table\.|^seat\.")}
+# sentences about a player whose pronoun stands for a thing: the card turned up, the card to play
+PRONOUN_FOR_A_THING = {
+    "pl": {"deal.oh_hell.one", "deal.oh_hell.few", "deal.oh_hell.many", "deal.oh_hell.other", "deal.duren",
+           "deal.durak"},
+    "ru": {"deal.oh_hell.one", "deal.oh_hell.few", "deal.oh_hell.many", "deal.oh_hell.other", "deal.duren",
+           "deal.durak", "say.must_play_higher", "say.must_play_lowest.top_card", "say.must_play_lowest.cannot_reach",
+           "say.must_play_lowest.ace_led"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PRONOUNS))
+def test_no_pronoun_stands_for_a_player(lang):
+    """"jego ruch" ("his move"), "его заказ" ("his bid"): a pronoun for a player has a gender. Every sentence about a
+    player is searched for one; the listed sentences' pronouns stand for a card."""
+    about = {key: text for key, text in words(lang).items()
+             if ABOUT_A_PLAYER[lang].search(text) or ABOUT_A_PLAYER[lang].search(key)}
+    found = {key for key, text in about.items() if PRONOUNS[lang].search(text)}
+    assert sorted(found - PRONOUN_FOR_A_THING[lang]) == []
+    assert PRONOUN_FOR_A_THING[lang] - found == set(), "the list names sentences with no such pronoun any longer"

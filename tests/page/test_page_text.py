@@ -102,7 +102,7 @@ def test_a_keyboard_stays_on_the_keypad_from_one_card_to_the_next(phone, server_
 
 @pytest.mark.parametrize(("locale", "said"), [
     ("pl-PL", "Dwóch graczy ma to samo imię lub imiona, które wyglądają tak samo (Ann i ann): "
-              "daj każdemu jego własne."),
+              "daj każdemu inne."),
     ("ru-RU", "У двух игроков одинаковые или одинаково выглядящие имена (Ann и ann): дайте каждому своё."),
 ])
 def test_a_refused_start_is_said_in_the_tables_language_not_the_servers_english(new_phone, locale, said):
