@@ -17,7 +17,8 @@ const answered = new Map(); // an action -> when it was last answered
 
 async function send(button, club, method, path, body, redraw, said) {
   const action = `${method} ${path} ${JSON.stringify(body)}`;
-  // the second tap of a double tap comes to the button drawn again once the first was answered: it sends nothing
+  // the second tap of a double tap comes to the button drawn again once the first was answered and the club read
+  // again (slow on a busy phone): it sends nothing
   if (button.disabled || performance.now() - (answered.get(action) ?? -Infinity) < DOUBLE_MS) return;
   button.disabled = true;
   if (!once.has(action)) once.set(action, randomKey());
@@ -30,6 +31,7 @@ async function send(button, club, method, path, body, redraw, said) {
   }
   answered.set(action, performance.now());
   await redraw();
+  answered.set(action, performance.now()); // and from when the button drawn again is there to be tapped
 }
 
 function memberOptions(club, id, label) {
