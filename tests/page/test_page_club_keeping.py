@@ -147,3 +147,35 @@ def test_the_club_is_exported_from_the_page(new_phone, server_api, kind):
     phone.page.wait_for_selector("#club-keeping-said")
     in_view(phone, "#club-keeping-said")
 
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+def test_a_late_second_tap_and_an_empty_name_send_nothing(new_phone, server_api, locale):
+    """A second tap that comes a second after the first was answered (a busy phone) finds the form as it was sent,
+    the member already so named: said again, nothing sent. A name left empty is refused on the phone, in view."""
+    club, member, phone = opened(new_phone, server_api, locale, "360x740")
+    renamed = WORDS[locale][0]
+    sent = []
+    phone.page.on("request", lambda asked: asked.method in ("POST", "PUT")
+                  and sent.append(asked.url.rsplit("/", 1)[-1]))
+    phone.page.select_option("#rename-member", member["Dan"])
+    phone.page.fill("#rename-name", "Daniel")
+    phone.click("#rename-save")
+    phone.page.wait_for_selector(f"#club-keeping-said >> text={renamed}")
+    assert phone.page.locator("#rename-name").input_value() == "Daniel"
+    assert phone.page.locator("#rename-member").input_value() == member["Dan"]
+    time.sleep(1.0)
+    phone.click("#rename-save")
+    phone.page.wait_for_selector(f"#club-keeping-said >> text={renamed}")
+    phone.page.locator("#club-rule-save").scroll_into_view_if_needed()
+    phone.calm()
+    phone.click("#club-rule-save")  # the rule the club has: saved as it is
+    phone.page.wait_for_selector(f"#club-keeping-said >> text={WORDS[locale][4]}")
+    phone.page.fill("#rename-name", "  ")
+    phone.click("#rename-save")
+    phone.page.wait_for_selector("#club-keeping-said.refused")
+    in_view(phone, "#club-keeping-said")
+    assert phone.text("#club-keeping-said") != renamed
+    time.sleep(0.3)
+    assert sent == ["rename"], "nothing sent that would change nothing or could not be taken"
+    assert {m["id"]: m["name"] for m in read(server_api, club)["members"]}[member["Dan"]] == "Daniel"

@@ -14,8 +14,17 @@ import { clubs, problem } from "./club_words.js";
 const keeping = { ask: null, said: "", refused: false };
 const once = new Map(); // an action (what it sends) -> its Idempotency-Key, until it is answered
 const answered = new Map(); // an action -> when it was last answered
+const renamed = { member: null, name: "" }; // the rename last answered: the form drawn again shows it
 
-async function send(button, club, method, path, body, redraw, said) {
+/** Said at once, nothing sent: the action would change nothing (the rule the club has, the name the member has), or
+ * cannot be sent (no name typed). A second tap that comes late, to the form drawn again, finds the same form and
+ * so sends nothing, however busy the phone was. */
+function sayOnly(club, said, refused) {
+  Object.assign(keeping, { said, refused, ask: null });
+  showBar(club, null);
+}
+
+async function send(button, club, method, path, body, redraw, said, done = () => {}) {
   const action = `${method} ${path} ${JSON.stringify(body)}`;
   // the second tap of a double tap comes to the button drawn again once the first was answered and the club read
   // again (slow on a busy phone): it sends nothing
@@ -25,6 +34,7 @@ async function send(button, club, method, path, body, redraw, said) {
   try {
     await request(method, `${clubs(club.id)}${path}`, { body, key: local.get(`club_key.${club.id}`), idempotencyKey: once.get(action) });
     once.delete(action);
+    done();
     Object.assign(keeping, { said, refused: false, ask: null });
   } catch (error) {
     Object.assign(keeping, { said: problem(error), refused: true, ask: null });
@@ -34,9 +44,9 @@ async function send(button, club, method, path, body, redraw, said) {
   answered.set(action, performance.now()); // and from when the button drawn again is there to be tapped
 }
 
-function memberOptions(club, id, label) {
+function memberOptions(club, id, label, chosen = null) {
   return [h("label", { for: id, text: label }),
-    h("select", { id }, club.members.map((m) => h("option", { value: m.id, text: m.name })))];
+    h("select", { id }, club.members.map((m) => h("option", { value: m.id, text: m.name, selected: m.id === chosen || null })))];
 }
 
 function ruleForm(club, redraw) {
@@ -47,6 +57,10 @@ function ruleForm(club, redraw) {
   const save = h("button", { type: "button", class: "secondary", id: "club-rule-save", text: t("club.rule_save"), on: { click: () => {
     const rule = by.value === "points" ? { by: "points", points: points.value.trim().split(/[\s,;·]+/).filter(Boolean).map(Number) }
       : { by: by.value };
+    if (JSON.stringify(rule) === JSON.stringify(club.rule.by === "points" ? { by: "points", points: club.rule.points } : { by: club.rule.by })) {
+      sayOnly(club, t("club.rule_saved"), false);
+      return;
+    }
     send(save, club, "PUT", "/rule", rule, redraw, t("club.rule_saved"));
   } } });
   return [h("h3", { text: t("club.rule") }),
@@ -55,13 +69,26 @@ function ruleForm(club, redraw) {
 }
 
 function renameForm(club, redraw) {
-  const name = h("input", { id: "rename-name", type: "text", class: "wide", maxlength: 40, autocomplete: "off" });
+  const kept = club.members.some((m) => m.id === renamed.member);
+  const name = h("input", { id: "rename-name", type: "text", class: "wide", maxlength: 40, autocomplete: "off",
+                            value: kept ? renamed.name : "" });
   const save = h("button", { type: "button", class: "secondary", id: "rename-save", text: t("club.rename_save"), on: { click: () => {
     const member = document.getElementById("rename-member").value;
-    send(save, club, "POST", `/members/${encodeURIComponent(member)}/rename`, { name: name.value }, redraw,
-         t("club.renamed", { name: name.value.trim() }));
+    const wanted = name.value.trim().normalize("NFC");
+    if (!wanted) {
+      sayOnly(club, t("club.name_needed"), true);
+      return;
+    }
+    const said = t("club.renamed", { name: wanted });
+    if (club.members.find((m) => m.id === member)?.name === wanted) {
+      sayOnly(club, said, false);
+      return;
+    }
+    send(save, club, "POST", `/members/${encodeURIComponent(member)}/rename`, { name: name.value }, redraw, said,
+         () => Object.assign(renamed, { member, name: wanted }));
   } } });
-  return [h("h3", { text: t("club.rename") }), ...memberOptions(club, "rename-member", t("club.member")),
+  const options = memberOptions(club, "rename-member", t("club.member"), kept ? renamed.member : null);
+  return [h("h3", { text: t("club.rename") }), ...options,
     h("label", { for: "rename-name", text: t("club.new_name") }), name, save];
 }
 
@@ -150,4 +177,5 @@ export function keepingView(club, redraw) {
 /** Forgets what was asked and said (another club, another page). */
 export function forgetKeeping() {
   Object.assign(keeping, { ask: null, said: "", refused: false });
+  Object.assign(renamed, { member: null, name: "" });
 }
