@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest_browser import PHONES
+from test_page_games import TABLE, switch_language
 from test_page_layout import LOCALES
 from test_page_thumb import words
 
@@ -67,9 +68,10 @@ def test_an_entry_whose_answer_was_lost_is_not_recorded_twice(phone, server_api)
     assert server_api(f"/api/matches/{match_id}")["seq"] == 2
 
 
-def test_the_page_opens_without_network_and_its_entries_are_sent_later(phone, server_api):
+def test_the_page_opens_without_network_and_its_entries_are_sent_later(new_phone, server_api):
     """A service worker keeps the page (on this machine, as over HTTPS): a reload offline shows the table as it
     was, not the browser's error page, and the table goes on; what is entered is sent once the network is back."""
+    phone = new_phone(service_workers="allow")
     match_id = phone.start_match(["S", "W", "N", "E"], dealer=0)
     phone.click("#log-deal")
     phone.wait_turn(1)
@@ -176,3 +178,16 @@ def test_the_deal_line_counts_the_trick_that_plays_waiting_to_be_sent_have_taken
     assert words(lang, "info.trick", n=2, of=size) in phone.text("#deal-info")
     phone.screenshot(f"offline-trick-two-{game}-{lang}", full_page=False)
     phone.context.set_offline(False)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_language_changes_offline_without_a_service_worker(phone, server_api, lang):
+    """On the club's plain-HTTP network no service worker keeps the page's files: a language never shown on this
+    phone is switched to with the network gone, the table drawn in its words and nothing failing."""
+    phone.start_match(["S", "W", "N", "E"], dealer=0)
+    phone.page.wait_for_load_state("networkidle")
+    assert phone.page.evaluate("() => navigator.serviceWorker.controller") is None
+    phone.context.set_offline(True)
+    switch_language(phone, lang)
+    assert phone.text("#tab-table") == TABLE[lang]
+    assert phone.text("#tab-scores") == words(lang, "tab.scores")

@@ -10,10 +10,20 @@ let current = FALLBACK;
 let words = {};
 let fallbackWords = {};
 
-async function fetchWords(lang) {
-  const response = await fetch(`static/i18n/${lang}.json`);
-  if (!response.ok) throw new Error(`no words for ${lang}`);
-  return response.json();
+// each language's words, fetched once and kept: the table may switch language with the network gone, and on the
+// club's plain-HTTP network no service worker keeps the files
+const catalogues = new Map(); // lang -> the promise of its words
+
+function fetchWords(lang) {
+  if (!catalogues.has(lang)) {
+    const loading = fetch(`static/i18n/${lang}.json`).then((response) => {
+      if (!response.ok) throw new Error(`no words for ${lang}`);
+      return response.json();
+    });
+    loading.catch(() => catalogues.delete(lang)); // asked again next time
+    catalogues.set(lang, loading);
+  }
+  return catalogues.get(lang);
 }
 
 /** The language stored on this phone, else the browser's first one we speak, else English. */
@@ -32,6 +42,8 @@ export async function setLanguage(lang) {
   words = lang === FALLBACK ? fallbackWords : await fetchWords(lang);
   current = lang;
   document.documentElement.lang = lang;
+  // the other languages while the network is here, for a switch without it
+  for (const other of LANGUAGES) if (other !== lang) fetchWords(other).catch(() => {});
 }
 
 export function language() {
