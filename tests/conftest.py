@@ -313,4 +313,4 @@ def table(client) -> Table:
 
 
 # --- the page in a real browser (tests/test_page_*.py) ----------------------------------------------
-from conftest_browser import chromium, live_server, new_phone, phone, server_api  # noqa: E402, F401
+from conftest_browser import chromium, contexts, live_server, new_phone, phone, server_api  # noqa: E402, F401

@@ -127,7 +127,7 @@ def phones(browser):
     made: list[Phone] = []
 
     def make(base: str, lang: str = "en") -> Phone:
-        phone = Phone(browser, base, locale=LANGUAGES[lang], viewport=PHONE)
+        phone = Phone(browser, base, locale=LANGUAGES[lang], viewport=PHONE, service_workers="allow")
         made.append(phone)
         return phone
 

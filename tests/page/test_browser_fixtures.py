@@ -17,3 +17,28 @@ def test_a_missing_browser_fails_the_browser_tests_in_ci(monkeypatch):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(Failed, match="CI must run the browser tests"):
         missing("no Chromium at /usr/bin/chromium")
+
+
+@pytest.mark.browser
+def test_a_phone_lent_a_used_context_is_as_new_as_a_phone_made_for_it(new_phone, server_api):
+    """The context a phone gave back is lent to the next phone made with the same options, which finds nothing of
+    the first: no local storage (a key, the language, the theme chosen), no cookie, no cached file, and online."""
+    first = new_phone(locale="pl-PL")
+    match = first.start_match(["A", "B", "C", "D"], dealer=0)
+    first.page.evaluate("() => { localStorage.setItem('left', 'behind'); document.cookie = 'left=behind'; }")
+    assert first.page.evaluate("() => localStorage.length") > 1  # the match's key, the language...
+    first.context.set_offline(True)
+    context = first.context
+    first.close()
+    second = new_phone(locale="pl-PL")
+    assert second.context is context, "the context given back is lent again"
+    second.page.goto(f"/?m={match}")
+    second.page.wait_for_selector(".tab-panel")
+    assert second.page.evaluate("() => [localStorage.getItem('left'), document.cookie, navigator.onLine]") == [
+        None, "", True]
+    assert second.page.locator("#mode.scoring").count() == 0, "without the key it left behind, a follower"
+    cached = second.page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/static/') && e.transferSize === 0).map((e) => e.name)""")
+    assert cached == [], "every file fetched anew"
+    other = new_phone(locale="ru-RU")
+    assert other.context is not context

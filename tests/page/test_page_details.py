@@ -55,7 +55,7 @@ def test_the_stake_is_explained_for_the_game_chosen(phone):
 
 def test_the_screen_stays_on_while_scoring_and_the_lock_is_taken_again(new_phone):
     phone = new_phone()
-    phone.context.add_init_script(FAKE_WAKE_LOCK)
+    phone.add_init_script(FAKE_WAKE_LOCK)
     phone.start_match(["S", "W", "N", "E"], dealer=0)
     phone.page.wait_for_function("() => window.wakeRequests.length === 1")
     assert phone.page.evaluate("window.wakeRequests") == ["screen"]

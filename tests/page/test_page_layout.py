@@ -126,6 +126,7 @@ def test_keys_seats_and_undo_keep_their_place_whatever_the_referee_says(new_phon
     assert len(shots) == 6
 
 
+@pytest.mark.timed  # a second tap 0.7 s after the first, within the page's one second: alone
 @pytest.mark.parametrize(("size", "lang"), [("360x740", "pl"), ("390x844", "ru"), ("390x844", "en")])
 def test_a_second_tap_on_undo_records_nothing(new_phone, server_api, size, lang):
     """The first accident: Undo, and 0.7 s later a second tap on the same spot."""
@@ -174,6 +175,7 @@ def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, 
     assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (0, "3")]
 
 
+@pytest.mark.timed  # the second tap 0.12 s later, on a keypad that appeared within 0.35 s: alone
 @pytest.mark.parametrize(("size", "lang"), [("360x740", "en"), ("390x844", "pl"), ("390x844", "ru")])
 def test_double_taps_on_deal_and_on_end_record_one_deal_and_end_nothing(new_phone, server_api, size, lang):
     phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])

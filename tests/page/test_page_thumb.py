@@ -82,6 +82,7 @@ def test_a_double_tap_asks_in_view_by_the_thumb_and_one_tap_answers(new_phone, s
     assert question.count() == 0
 
 
+@pytest.mark.timed  # a second Undo 0.5 s after the first, within the page's one second: alone
 @pytest.mark.parametrize(("size", "lang"), CASES)
 def test_end_the_match_and_undo_one_more_ask_in_view(new_phone, server_api, size, lang):
     phone, match = scorer_on_a_match(new_phone, server_api, size, lang)

@@ -70,6 +70,7 @@ def run(case: str, tmp_path: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.timed  # the first commit still waiting 0.05 s after it began: alone
 def test_writes_arriving_during_a_commit_are_committed_together_each_all_or_nothing(tmp_path):
     found = run("""
         first = gevent.spawn(write, event(1, pause=0.3))

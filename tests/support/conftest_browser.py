@@ -5,6 +5,14 @@ browser tests are skipped, except when the environment variable `CI` is set: the
 never passes by skipping them. Each test gets a fresh phone (a browser context 360 × 740 px) on the one
 server of the session; a phone fails its test on any script error or refused resource (such as a
 Content-Security-Policy violation).
+
+A phone is a browser context of its own, lent by `Contexts` and kept between tests: making a context is most of what
+a phone costs (its profile and its first renderer, about 0.7 s of CPU of a new phone's first page, measured). A
+context given back has its pages closed and is put back online; a phone lent one clears everything the page keeps for
+the server (local storage, IndexedDB, cookies, the HTTP cache) before its page opens, so that it is as new as a phone
+made for its test. Phones run as on the club's plain-HTTP network, where no service worker runs; the tests of the
+page opening offline ask for one (`service_workers="allow"`): a phone with it is made new each time, as a service
+worker and its caches outlive the pages it served.
 """
 
 from __future__ import annotations
@@ -57,17 +65,70 @@ def chromium():
         browser.close()
 
 
+class Contexts:
+    """The browser contexts of one test process, lent to phones and kept between tests (see the module's doc)."""
+
+    KEPT = 12  # contexts kept free, the least recently given back closed first
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.free: list[tuple[tuple, object]] = []  # (the options it was made with, the context), oldest first
+
+    def lend(self, **options) -> tuple[object, bool]:
+        """A context made with these options, and whether it was used before (its page must clear what it kept)."""
+        key = tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
+        for index, (made, context) in enumerate(self.free):
+            if made == key:
+                del self.free[index]
+                return context, True
+        return self.browser.new_context(**options), False
+
+    def give_back(self, context, options: dict) -> None:
+        key = tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
+        try:
+            for page in context.pages:
+                page.close()
+            context.set_offline(False)
+            context.clear_cookies()
+            context.clear_permissions()
+        except Exception:  # closed by its test: made again next time
+            return
+        self.free.append((key, context))
+        while len(self.free) > self.KEPT:
+            self.free.pop(0)[1].close()
+
+    def close(self) -> None:
+        for _, context in self.free:
+            context.close()
+        self.free.clear()
+
+
 class Phone:
-    """One phone at the table: a browser context on the live server, and what a test does with it."""
+    """One phone at the table: a browser context on the live server, and what a test does with it. Made with
+    `contexts`, its context is lent and given back by `close` (unless its test changed it for good: `keep_context`);
+    without, made new and closed."""
 
     def __init__(self, browser, base: str, locale: str = "en-US", viewport: dict | None = None,
-                 color_scheme: str = "light"):
+                 color_scheme: str = "light", service_workers: str = "block", contexts: Contexts | None = None):
         self.base = base
         self.viewport = viewport or PHONE
-        self.context = browser.new_context(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1,
-                                           color_scheme=color_scheme)
+        self.options = dict(viewport=self.viewport, locale=locale, base_url=base, device_scale_factor=1,
+                            color_scheme=color_scheme, service_workers=service_workers)
+        # a service worker and its caches outlive the pages it served: a phone with one is always made new
+        self.contexts = contexts if service_workers == "block" else None
+        self.closed = False
+        if self.contexts:
+            self.context, used = self.contexts.lend(**self.options)
+        else:
+            self.context, used = browser.new_context(**self.options), False
         self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
+        if used:
+            session = self.context.new_cdp_session(self.page)
+            origin = re.match(r"https?://[^/]+", base).group(0)
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            session.send("Network.clearBrowserCache")
+            session.detach()
         self.page.set_default_timeout(5000)
         # loading the page (its scripts, styles, the service worker) is the slowest step on a busy machine: the
         # tests share the cores in two processes
@@ -160,17 +221,36 @@ class Phone:
         SCREENSHOTS.mkdir(exist_ok=True)
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
+    def add_init_script(self, script: str) -> None:
+        """A script run before the page's own on every page of this phone: the context is not lent again."""
+        self.contexts = None
+        self.context.add_init_script(script)
+
     def close(self) -> None:
-        self.context.close()
+        if self.closed:
+            return
+        self.closed = True
+        if self.contexts:
+            self.contexts.give_back(self.context, self.options)
+        else:
+            self.context.close()
+
+
+@pytest.fixture(scope="session")
+def contexts(chromium):
+    """The contexts this test process lends to its phones (`Contexts`)."""
+    kept = Contexts(chromium)
+    yield kept
+    kept.close()
 
 
 @pytest.fixture
-def new_phone(chromium, live_server):
+def new_phone(chromium, live_server, contexts):
     """Makes phones (`new_phone(locale="pl-PL")`); each fails the test on a script error or refused resource."""
     phones: list[Phone] = []
 
     def make(**kwargs) -> Phone:
-        phone = Phone(chromium, live_server, **kwargs)
+        phone = Phone(chromium, live_server, contexts=contexts, **kwargs)
         phones.append(phone)
         return phone
 
