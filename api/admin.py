@@ -147,7 +147,8 @@ class Connection:
             "SELECT match_id FROM evening_matches WHERE evening_id = ?", [evening_id])]
 
     def delete_match(self, match_id: str) -> tuple[int, int]:
-        """Deletes the match and its log: (matches, events) deleted."""
+        """Deletes the match, its log and its summary: (matches, events) deleted."""
+        self.conn.execute("DELETE FROM match_summaries WHERE match_id = ?", [match_id])
         events = self.conn.execute("DELETE FROM events WHERE match_id = ?", [match_id]).rowcount
         self.conn.execute("DELETE FROM evening_matches WHERE match_id = ?", [match_id])
         return self.conn.execute("DELETE FROM matches WHERE id = ?", [match_id]).rowcount, events
@@ -196,6 +197,14 @@ class Connection:
 
     def set_payload(self, match_id: str, seq: int, payload: str) -> None:
         self.conn.execute("UPDATE events SET payload = ? WHERE match_id = ? AND seq = ?", [payload, match_id, seq])
+
+    def drop_summaries(self, match_ids: list[str] | None = None) -> None:
+        """Deletes the stored summaries of these matches (`api.clubs`; every match's when None): made again at the
+        next read of their club."""
+        if match_ids is None:
+            self.conn.execute("DELETE FROM match_summaries")
+        else:
+            self.conn.executemany("DELETE FROM match_summaries WHERE match_id = ?", [[each] for each in match_ids])
 
     def wipe_old_bytes(self) -> None:
         """What the next statements overwrite or delete is overwritten with zeros on disk."""
@@ -256,6 +265,7 @@ class PostgresConnection(Connection):
             "SELECT match_id FROM evening_matches WHERE evening_id = %s", [evening_id])]
 
     def delete_match(self, match_id: str) -> tuple[int, int]:
+        self.conn.execute("DELETE FROM match_summaries WHERE match_id = %s", [match_id])
         events = self.conn.execute("DELETE FROM events WHERE match_id = %s", [match_id]).rowcount
         self.conn.execute("DELETE FROM evening_matches WHERE match_id = %s", [match_id])
         return self.conn.execute("DELETE FROM matches WHERE id = %s", [match_id]).rowcount, events
@@ -304,6 +314,12 @@ class PostgresConnection(Connection):
 
     def set_payload(self, match_id: str, seq: int, payload: str) -> None:
         self.conn.execute("UPDATE events SET payload = %s WHERE match_id = %s AND seq = %s", [payload, match_id, seq])
+
+    def drop_summaries(self, match_ids: list[str] | None = None) -> None:
+        if match_ids is None:
+            self.conn.execute("DELETE FROM match_summaries")
+        else:
+            self.conn.execute("DELETE FROM match_summaries WHERE match_id = ANY(%s)", [match_ids])
 
     def wipe_old_bytes(self) -> None:
         """PostgreSQL keeps old row versions until a vacuum: docs/operating.md says to run VACUUM FULL after a
@@ -592,7 +608,9 @@ def restore_postgresql(database: str, source: Path) -> dict:
     run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
                  f"--dbname={database}", str(source)])
     with connected(database) as conn:
-        conn.new_generation()  # every server process forgets what it held, at its next request (`PostgresStore.check`)
+        with conn.transaction():
+            conn.new_generation()  # every process forgets what it held, at its next request (`PostgresStore.check`)
+            conn.drop_summaries()  # the live ones stay when the archive holds none; made again at the next reads
         restored = {"file": str(source), **conn.counts()}
     log.info("restored %s from %s: %d matches, %d evenings", store.described(database), source,
              restored["matches"], restored["evenings"])
@@ -639,8 +657,8 @@ def delete_match(database: str, match_id: str) -> dict:
     with connected(database) as conn, conn.transaction():
         if not conn.match_exists(match_id):
             raise AdminError(f"There is no match {match_id}.")
+        conn.new_generation()  # first: a summary being stored meanwhile waits, or is not stored (`api.clubs`)
         counts = delete_matches(conn, [match_id])
-        conn.new_generation()
     log.info("deleted match %s…", match_id[:4])
     return counts
 
@@ -650,9 +668,9 @@ def delete_evening(database: str, evening_id: str) -> dict:
     with connected(database) as conn, conn.transaction():
         if not conn.evening_exists(evening_id):
             raise AdminError(f"There is no evening {evening_id}.")
+        conn.new_generation()
         counts = delete_matches(conn, conn.evening_match_ids(evening_id))
         counts["evenings"] = conn.delete_evening(evening_id)
-        conn.new_generation()
     log.info("deleted evening %s… and its %d matches", evening_id[:4], counts["matches"])
     return counts
 
@@ -674,7 +692,8 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
     """Replaces a person's name everywhere Kibic keeps it (the players of every match, the evenings' names, the
     clubs' names, members and the names that seat them (`forget_in_clubs`), any
     event that holds it), however it was written (case, spaces); on SQLite the old bytes are overwritten too
-    (`secure_delete`, and the write-ahead log emptied). Counts what it changed."""
+    (`secure_delete`, and the write-ahead log emptied). A club's stored match summaries name no one (their seats are
+    named from the match's players when read); those of a log changed are deleted. Counts what it changed."""
     wanted = same_name(name)
     if not wanted:
         raise AdminError("Name the person to forget.")
@@ -682,6 +701,7 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
     with connected(database) as conn:
         conn.wipe_old_bytes()
         with conn.transaction():
+            conn.new_generation()  # first: a summary being stored meanwhile waits, or is not stored (`api.clubs`)
             for match_id, players in conn.players():
                 names = json.loads(players)
                 if any(isinstance(each, str) and same_name(each) == wanted for each in names):
@@ -693,13 +713,15 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
                     conn.set_evening_name(evening_id, changed)
                     counts["evenings"] += 1
             counts["clubs"] = forget_in_clubs(conn, name, wanted, replacement)
+            logs = set()
             for match_id, seq, payload in conn.payloads():
                 event = json.loads(payload)
                 changed = replaced_values(event, wanted, replacement)
                 if changed != event:
                     conn.set_payload(match_id, seq, json.dumps(changed))
                     counts["events"] += 1
-            conn.new_generation()
+                    logs.add(match_id)
+            conn.drop_summaries(sorted(logs))  # a summary names no one, but one of a log changed may be out of date
         conn.drop_old_log()
     log.info("forgot a name (hash %s): %s", hashlib.sha256(wanted.encode()).hexdigest()[:8], counts)
     return counts

@@ -10,27 +10,39 @@ seated in its matches become the club's **members** (made when first seated: `se
 in every evening (names compared as `referee.match.same_name` compares them). The key renames a member (the new
 name seats them too) and merges two members who are one person (the other's names then seat the one kept).
 
-What the club shows is worked out from one summary per match (`referee.club.summarize`), kept by this process
-beside the match's latest seq (`Summaries`) and made again only when that seq moved: a write to a match costs what
-it cost before (nothing is done for the club then), and a read refolds only the matches written since the last
-read. The ratings (`api.ratings`) are kept per club and range, and rated again only when a finished match changed
-or the members did. Club data is answered only with the club's key or its read key: never with a match's or an
-evening's key, never to a follow link.
+What the club shows is worked out from one summary per match (`referee.club.summarize`), made at the match's
+latest seq and made again only when that seq moved: a write to a match costs what it cost before (nothing is done
+for the club then), and a read refolds only the matches written since the club was last read, by any process. The
+summaries are held at two levels (`Book.summarized`): this process's (`Summaries`), then the store's
+(`match_summaries`, `Store.keep_summaries`), which a process just started, or another worker, reads instead of
+folding every log; those a read makes are stored in one write. A stored summary names no one: its seats are numbers,
+named from the match's players when read (`stored_summary`, `seated`), so a name erased (`kibic forget`) is in none
+of them. Each is kept with the data's generation (`Store.generation`), which an operator's restore, deletion or
+forget moves: a summary made before it is neither taken nor stored after it, and a deletion takes the match's
+summary with it. A read maps the seats' names to members once per name, and reuses what the latest read of the
+club mapped while the names that seat the members are the same (`Summaries.mapped`); each evening's money
+(`evening_summary`: its nets and fewest transfers) and the ratings (`api.ratings`, per club and range) are kept and
+made again only when a match of theirs or the members changed. Club data is answered only with the club's key or
+its read key: never with a match's or an evening's key, never to a follow link.
 """
 
 from __future__ import annotations
 
 import base64
 import csv
+import functools
 import hashlib
 import hmac
 import io
 import json
+import logging
 import secrets
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 
+import orjson
 from flask import Blueprint, Response, current_app, make_response, request, url_for
 from marshmallow import Schema, fields, validate
 
@@ -62,12 +74,15 @@ from .encoding import inert
 from .errors import ApiError, IdempotencyKeyReused, KeyRequired, WrongKey
 from .ratings import Ratings, ordinals
 
+log = logging.getLogger(__name__)
 bp = Blueprint("clubs", __name__)
 
 CLUB = creations.Kind("club", "a club", "the phone that started it")
 SUMMARIES = "kibic_club_summaries"
 SUMMARIES_KEPT = 20_000  # per process: matches' summaries, a few hundred bytes each
 RATINGS_KEPT = 64  # per process: clubs' ratings, by range
+CLUBS_KEPT = 64  # per process: clubs' summaries with members for seats (the matches' own are shared with them)
+EVENINGS_KEPT = 5_000  # per process: evenings' money (nets and fewest transfers), a few hundred bytes each
 
 
 class ClubNotFound(ApiError):
@@ -490,38 +505,93 @@ def check_member_name(name: object) -> str:
 # --- what the club holds -----------------------------------------------------------------------------
 
 class Summaries:
-    """The matches' summaries this process made, each with the seq of the match it was made at; their players
-    are the seats' names (mapped to members by each read: a rename or a merge changes no summary)."""
+    """The matches' summaries this process holds, each with the seq of the match and the data's generation it was
+    made at (`Store.generation`: a summary made before an operator's change is never taken after it); their players
+    are the seats' names (mapped to members by each read: a rename or a merge changes no summary). The first level
+    before the store's (`Book`)."""
 
     def __init__(self, size: int = SUMMARIES_KEPT):
         self.size = size
-        self.kept: OrderedDict[str, tuple[int, dict]] = OrderedDict()
+        self.kept: OrderedDict[str, tuple[int, str, dict]] = OrderedDict()
         self.ratings: OrderedDict[tuple, tuple[tuple, Ratings, list]] = OrderedDict()
+        self.evenings: OrderedDict[tuple, tuple[tuple, dict]] = OrderedDict()
+        self.clubs: OrderedDict[str, tuple[dict, dict]] = OrderedDict()
         self.lock = threading.Lock()  # held for a few dictionary steps, which never wait
 
-    def get(self, match_id: str, seq: int) -> dict | None:
+    def get(self, match_id: str, seq: int, generation: str) -> dict | None:
         with self.lock:
             kept = self.kept.get(match_id)
-            if kept is None or kept[0] != seq:
+            if kept is None or kept[0] != seq or kept[1] != generation:
                 return None
             self.kept.move_to_end(match_id)
-            return kept[1]
+            return kept[2]
 
-    def keep(self, match_id: str, seq: int, summary: dict) -> None:
+    def keep(self, match_id: str, seq: int, generation: str, summary: dict) -> None:
         with self.lock:
-            self.kept[match_id] = seq, summary
+            self.kept[match_id] = seq, generation, summary
             self.kept.move_to_end(match_id)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
+
+    def mapped(self, club_id: str, names: dict[str, str]) -> dict[str, tuple[tuple[int, str], dict]]:
+        """The club's summaries as the latest read mapped them to members (match -> ((seq, generation), summary)),
+        if the names that seat the members are still `names`; else none."""
+        with self.lock:
+            held = self.clubs.get(club_id)
+            if held is None or held[0] != names:
+                return {}
+            self.clubs.move_to_end(club_id)
+            return held[1]
+
+    def keep_mapped(self, club_id: str, names: dict[str, str], entries: dict[str, tuple[tuple, dict]]) -> None:
+        with self.lock:
+            self.clubs[club_id] = names, entries
+            self.clubs.move_to_end(club_id)
+            while len(self.clubs) > CLUBS_KEPT:
+                self.clubs.popitem(last=False)
+
+    def evening(self, slot: tuple, mark: tuple, make: Callable[[], dict]) -> dict:
+        """An evening's money (`make`), kept under `slot` and made again only when `mark`, what it is made of (its
+        matches at their seqs, with their members), changed."""
+        with self.lock:
+            held = self.evenings.get(slot)
+            if held is not None and held[0] == mark:
+                self.evenings.move_to_end(slot)
+                return held[1]
+        made = make()
+        with self.lock:
+            self.evenings[slot] = mark, made
+            self.evenings.move_to_end(slot)
+            while len(self.evenings) > EVENINGS_KEPT:
+                self.evenings.popitem(last=False)
+        return made
 
     def forget(self) -> None:
         with self.lock:
             self.kept.clear()
             self.ratings.clear()
+            self.evenings.clear()
+            self.clubs.clear()
 
 
 def summaries() -> Summaries:
     return current_app.extensions[SUMMARIES]
+
+
+def stored_summary(summary: dict, players: list[str]) -> str:
+    """A summary as the store keeps it: its seats by number, not by name (`seated`), so that it names no one."""
+    seats = {name: seat for seat, name in enumerate(players)}
+    return orjson.dumps({**summary, "players": [{**{key: value for key, value in player.items() if key != "member"},
+                                                 "seat": seats[player["member"]]}
+                                                for player in summary["players"]]}).decode()
+
+
+def seated(text: str, players: str) -> dict:
+    """A summary the store kept (`stored_summary`), its seats named by the match's players as they are now."""
+    names, summary = orjson.loads(players), orjson.loads(text)
+    for player in summary["players"]:
+        player["member"] = names[player.pop("seat")]
+    return summary
 
 
 class Book:
@@ -532,35 +602,81 @@ class Book:
         self.row = row
         held = store.current()
         self.club_id = row["id"]
+        self.generation = generation = held.generation()  # before anything is read: what is made of it is kept
         self.evenings = held.club_evenings(self.club_id)
         found = held.club_matches(self.club_id)
         seqs = held.latest_seqs([each["match_id"] for each in found])
-        kept = summaries()
-        seated = []
-        for each in found:
-            match_id, seq = each["match_id"], seqs.get(each["match_id"], 0)
-            summary = kept.get(match_id, seq)
-            if summary is None:
-                with matches.current_match(match_id, latest=seq) as match:
-                    summary = summarize(match, match.players, match_id=match_id, date=each["evening_created"][:10],
-                                        at=each["joined"], evening=each["evening_id"])
-                kept.keep(match_id, seq, summary)
-            seated.append((seq, summary))
-        names = self.names(held)
-        new = {}
-        for _, summary in seated:
-            for player in summary["players"]:
-                compared = same_name(player["member"])
-                if compared not in names and compared not in new:
-                    new[compared] = (player["member"], new_member_id())
-        if new:  # seated before this process seated them (`seat` at the match's creation did not finish)
-            held.seat_members(self.club_id, new)
-            names = self.names(held)
-        self.marks = tuple((summary["match"], seq) for seq, summary in seated)
-        self.summaries = [{**summary, "players": [{**player, "member": names[same_name(player["member"])]}
-                                                  for player in summary["players"]]}
-                          for _, summary in seated]
+        made = self.summarized(held, found, seqs, generation)
+        self.marks = tuple((summary["match"], seq) for seq, summary in made)
+        self.summaries = self.mapped(held, made)
         self.payments = self.shown_payments(held.club_payments(self.club_id))
+
+    def mapped(self, held: store.Store, made: list[tuple[int, dict]]) -> list[dict]:
+        """The summaries with members for seats: as an earlier read mapped them when the names that seat the members
+        are the same (`Summaries.mapped`), else mapped now, each seat's name compared once (a name new to the club
+        makes a member: seated before this process seated them, `seat` at the match's creation did not finish)."""
+        kept = summaries()
+        for _ in range(2):  # once more after seating the names new to the club
+            names = self.names(held)
+            earlier = kept.mapped(self.club_id, names)
+            fresh = [summary for seq, summary in made
+                     if earlier.get(summary["match"], (None,))[0] != (seq, self.generation)]
+            compared: dict[str, str] = {}
+            for summary in fresh:
+                for player in summary["players"]:
+                    if player["member"] not in compared:
+                        compared[player["member"]] = same_name(player["member"])
+            new = {}
+            for name, key in compared.items():
+                if key not in names and key not in new:
+                    new[key] = (name, new_member_id())
+            if not new:
+                break
+            held.seat_members(self.club_id, new)
+        member = {name: names[key] for name, key in compared.items()}
+        shown, entries = [], {}
+        for seq, summary in made:
+            entry = earlier.get(summary["match"])
+            if entry is None or entry[0] != (seq, self.generation):
+                entry = (seq, self.generation), {**summary, "players": [{**player, "member": member[player["member"]]}
+                                                                        for player in summary["players"]]}
+            entries[summary["match"]] = entry
+            shown.append(entry[1])
+        kept.keep_mapped(self.club_id, names, entries)
+        return shown
+
+    def summarized(self, held: store.Store, found: list[dict], seqs: dict[str, int],
+                   generation: str) -> list[tuple[int, dict]]:
+        """(seq, summary) of each match of the club: this process's (`Summaries`), else the store's made at the
+        match's latest seq, else made now from the match (and stored, in one write): a read refolds only the matches
+        written since the club was last read, by any process."""
+        kept = summaries()
+        made: dict[str, tuple[int, dict]] = {}
+        for each in found:
+            match_id = each["match_id"]
+            summary = kept.get(match_id, seqs.get(match_id, 0), generation)
+            if summary is not None:
+                made[match_id] = seqs.get(match_id, 0), summary
+        missing = [each for each in found if each["match_id"] not in made]
+        if missing:
+            stored = held.match_summaries([each["match_id"] for each in missing])
+            new = []
+            for each in missing:
+                match_id, seq = each["match_id"], seqs.get(each["match_id"], 0)
+                if match_id in stored and stored[match_id][0] == seq:
+                    summary = seated(*stored[match_id][1:])
+                else:
+                    with matches.current_match(match_id, latest=seq) as match:
+                        seq = match.seq
+                        summary = summarize(match, match.players, match_id=match_id,
+                                            date=each["evening_created"][:10], at=each["joined"],
+                                            evening=each["evening_id"])
+                        new.append((match_id, seq, stored_summary(summary, match.players)))
+                kept.keep(match_id, seq, generation, summary)
+                made[match_id] = seq, summary
+            if new:
+                keep_summaries(held, new, generation)
+        return [made[each["match_id"]] for each in found]
 
     def shown_payments(self, rows: list[dict]) -> list[dict]:
         """The payments as stored, each member as the one they are now (after merges)."""
@@ -627,18 +743,27 @@ class Book:
 
     def ledger(self) -> dict:
         by_evening: dict[str, list] = {}
-        for summary in self.summaries:
-            by_evening.setdefault(summary["evening"], []).append(summary)
-        nights = [evening_summary(evening["id"], evening["created"][:10], evening["created"],
-                                  by_evening.get(evening["id"], [])) for evening in self.evenings]
+        for summary, (_, seq) in zip(self.summaries, self.marks, strict=True):
+            by_evening.setdefault(summary["evening"], []).append((seq, summary))
+        kept = summaries()
+        nights = []
+        for evening in self.evenings:
+            played = by_evening.get(evening["id"], [])
+            mark = (self.generation, *((summary["match"], seq, *(player["member"] for player in summary["players"]))
+                                      for seq, summary in played))
+            nights.append(kept.evening((self.club_id, evening["id"]), mark, functools.partial(
+                evening_summary, evening["id"], evening["created"][:10], evening["created"],
+                [summary for _, summary in played])))
         return ledger(nights, self.payments)
 
     def everything(self, start: str | None, end: str | None) -> dict:
         rule = json.loads(self.row["rule"]) if self.row.get("rule") else DEFAULT_RULE
         rated = self.ratings(start, end)
-        games = sorted({summary["game"] for summary in self.summaries})
-        tables = {game: season_table(self.summaries, rule, start, end, game, ratings=ordinals(rated, game))
-                  for game in games}
+        by_game: dict[str, list] = {}
+        for summary in self.summaries:
+            by_game.setdefault(summary["game"], []).append(summary)
+        tables = {game: season_table(by_game[game], rule, start, end, game, ratings=ordinals(rated, game))
+                  for game in sorted(by_game)}
         overall = None if rule["by"] == "rating" else season_table(self.summaries, rule, start, end)
         return {"members": self.members, "evenings": [evening["id"] for evening in self.evenings],
                 "figures": figures(self.summaries, start, end), "ratings": rated, "table": overall,
@@ -647,6 +772,15 @@ class Book:
 
 def new_member_id() -> str:
     return secrets.token_urlsafe(6)
+
+
+def keep_summaries(held: store.Store, rows: list[tuple[str, int, str]], generation: str) -> None:
+    """The summaries made by a read, stored for the next ones; a store out of order or busy costs them (made again
+    by the next read), not this read."""
+    try:
+        held.keep_summaries(rows, generation)
+    except (store.Busy, store.Unavailable, store.OutcomeUnknown) as exc:
+        log.warning("%d match summaries not stored (made again at the next read): %s", len(rows), exc)
 
 
 # --- hooks for the evenings and the matches ----------------------------------------------------------

@@ -2,9 +2,9 @@
 
 A club's people are **members**, told apart by the ids the club gives them (their names live with the club, so a
 name erased is erased everywhere: nothing here holds one). Everything is worked out from **summaries**, one small
-record per match (`summarize`), made from the folded match once whenever the match changes (an event, an undo, a
-correction) and kept beside it (gone with it when it is deleted). The figures, the head to head and the table are
-sums over the summaries of a date range; nothing refolds a log to answer them. A match's summary:
+record per match (`summarize`), made from the folded match once after the match changes (an event, an undo, a
+correction) and kept beside it (gone with it when it is deleted; `api.clubs` stores it). The figures, the head to
+head and the table are sums over the summaries of a date range; nothing refolds a log to answer them. A match's summary:
 
     {"match": "m1", "evening": "e1", "game": "ogorek", "date": "2025-03-07", "at": "2025-03-07T19:02:11Z",
      "final": true,

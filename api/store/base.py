@@ -253,6 +253,24 @@ class Store(ABC):
         """The club's payments, as `add_payment` stored them, with `request_hash` and `idempotency_key`, in the
         order they were marked."""
 
+    # --- the matches' summaries (`api.clubs`) ---
+
+    @abstractmethod
+    def generation(self) -> str:
+        """The data's generation as this process noticed it at the request's first look at the store ("" until an
+        operator restores, deletes or forgets: `api.admin`): what the process holds in memory was read under it."""
+
+    @abstractmethod
+    def match_summaries(self, match_ids: list[str]) -> dict[str, tuple[int, str, str]]:
+        """The summaries stored of these matches (`keep_summaries`): match id -> (the seq it was made at, its JSON
+        text, the match's players as JSON text), for those that have one."""
+
+    @abstractmethod
+    def keep_summaries(self, rows: list[tuple[str, int, str]], generation: str) -> None:
+        """Stores (match id, seq, JSON text) rows in one write, each in place of an older one of its match (never
+        of a newer one); stores nothing when the data's generation is no longer `generation` (an operator changed
+        the data since it was read: what was made of it may hold what they deleted or forgot)."""
+
     def unconfirmed(self, match_id: str) -> int | None:
         """The seq of an event of the last minutes written without an Idempotency-Key whose answer may have been
         lost (its outcome unknown to the writer: see `api.store.postgres`), if any; a store that always learns the

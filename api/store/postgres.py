@@ -157,10 +157,19 @@ def create_clubs(cursor: psycopg.Cursor) -> None:
                    "WHERE idempotency_key IS NOT NULL")
 
 
+def create_match_summaries(cursor: psycopg.Cursor) -> None:
+    # IF NOT EXISTS: a restored archive of an older version leaves the live table in place (`api.admin.restore`)
+    cursor.execute("CREATE TABLE IF NOT EXISTS match_summaries (match_id text PRIMARY KEY, seq bigint NOT NULL, "
+                   "summary text NOT NULL)")
+    # a row to lock: a summary is stored under a share lock of it, which an operator's change takes first
+    # (`PostgresStore.keep_summaries`, `api.admin`); "" is as if there were none (`PostgresStore.check`)
+    cursor.execute("INSERT INTO settings (name, value) VALUES ('generation', '') ON CONFLICT (name) DO NOTHING")
+
+
 # The same steps, by the same names, as the SQLite file's (`api.store.sqlite.migrations`); new ones go at the end.
 MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
-    remember_idempotent_evenings, create_clubs,
+    remember_idempotent_evenings, create_clubs, create_match_summaries,
 ]
 
 
@@ -278,7 +287,7 @@ class PostgresStore(Store):
         self.left: deque[tuple[str, int]] = deque(maxlen=LEFT_KEPT)  # marks of events known committed, to clear
         self.heard = False  # the listening connection is up: every commit's notification arrives
         self.closed = False
-        self.generation: str | None = None  # the data's generation in `settings`, as this process last saw it
+        self.noticed: str | None = None  # the data's generation in `settings`, as this process last saw it
         self.restored: list[Callable[[], None]] = []  # what forgets what the process holds (`api.store.on_restore`)
         PostgresStore.opened.add(self)
 
@@ -362,7 +371,7 @@ class PostgresStore(Store):
             return  # the connection works; the table is not there (being restored, or dropped): the reads will say
         found = row[0] if row else ""
         with self.lock:
-            known, self.generation = self.generation, found
+            known, self.noticed = self.noticed, found
         if known is not None and known != found:
             log.info("the database %s was restored or changed by an operator: the matches held are read again",
                      described(self.dsn))
@@ -863,6 +872,40 @@ class PostgresStore(Store):
     @postgres_faults
     def club_payments(self, club_id: str) -> list[dict]:
         return self.rows(PAYMENTS, [club_id])
+
+    # --- the matches' summaries ---
+
+    @postgres_faults
+    def generation(self) -> str:
+        with self.connection():  # taken at the request's first query, which notices a new generation (`check`)
+            return self.noticed or ""
+
+    @postgres_faults
+    def match_summaries(self, match_ids: list[str]) -> dict[str, tuple[int, str, str]]:
+        with self.connection() as conn:
+            rows = conn.execute("SELECT s.match_id, s.seq, s.summary, m.players FROM match_summaries AS s "
+                                "JOIN matches AS m ON m.id = s.match_id WHERE s.match_id = ANY(%s)",
+                                [match_ids]).fetchall()
+        return {match_id: (seq, summary, players) for match_id, seq, summary, players in rows}
+
+    @postgres_faults
+    def keep_summaries(self, rows: list[tuple[str, int, str]], generation: str) -> None:
+        rows = sorted(rows)  # rows locked in one order by every writer: two writes of the same matches never deadlock
+        try:
+            with self.connection() as conn, conn.transaction():
+                # held until this commits: an operator's change writes its new generation first, so it waits for
+                # this write and then deletes what it must, or this one waits for it and finds the generation moved
+                found = conn.execute("SELECT value FROM settings WHERE name = 'generation' FOR SHARE").fetchone()
+                if (found[0] if found else "") != generation:
+                    return
+                conn.execute("INSERT INTO match_summaries (match_id, seq, summary) "
+                             "SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[]) "
+                             "ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, summary = EXCLUDED.summary "
+                             "WHERE match_summaries.seq < EXCLUDED.seq",
+                             [[row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows]])
+        except psycopg.OperationalError:
+            self.drop_connection()  # lost: the request's next query takes another (the summaries are made again)
+            raise
 
 
 PAYMENTS = ('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '

@@ -150,6 +150,14 @@ def create_clubs(db: Database) -> None:
                "WHERE idempotency_key IS NOT NULL")
 
 
+@migrations()
+def create_match_summaries(db: Database) -> None:
+    """Each match's summary for its club (`api.clubs`): the seq it was made at, and the summary as JSON text, which
+    names no one (its seats are named from the match's players when read)."""
+    db["match_summaries"].create({"match_id": str, "seq": int, "summary": str}, pk="match_id",
+                                 not_null={"seq", "summary"}, if_not_exists=True)
+
+
 # --- the file, at start ---------------------------------------------------------------------------
 
 def migrate(path: str) -> None:
@@ -760,6 +768,33 @@ class SQLiteStore(Store):
     @sqlite_faults
     def club_payments(self, club_id: str) -> list[dict]:
         return self.rows(PAYMENTS, [club_id])
+
+    # --- the matches' summaries ---
+
+    @sqlite_faults
+    def generation(self) -> str:
+        get_db()  # the request's first look at the store notices a new generation (`notice_restore`)
+        return current_app.extensions.get(GENERATION) or ""
+
+    @sqlite_faults
+    def match_summaries(self, match_ids: list[str]) -> dict[str, tuple[int, str, str]]:
+        rows = get_db().execute("SELECT s.match_id, s.seq, s.summary, m.players FROM json_each(?) AS wanted "
+                                "JOIN match_summaries AS s ON s.match_id = wanted.value "
+                                "JOIN matches AS m ON m.id = s.match_id", [json.dumps(match_ids)])
+        return {match_id: (seq, summary, players) for match_id, seq, summary, players in rows}
+
+    @sqlite_faults
+    def keep_summaries(self, rows: list[tuple[str, int, str]], generation: str) -> None:
+        def insert(conn: sqlite3.Connection) -> None:
+            # the writer holds the file's write lock (BEGIN IMMEDIATE): no operator's change can come in between
+            found = conn.execute("SELECT value FROM settings WHERE name = 'generation'").fetchone()
+            if (found[0] if found else "") != generation:
+                return
+            conn.executemany("INSERT INTO match_summaries (match_id, seq, summary) VALUES (?, ?, ?) "
+                             "ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq, summary = excluded.summary "
+                             "WHERE excluded.seq > match_summaries.seq", rows)
+
+        write(get_db(), insert)
 
 
 PAYMENTS = ('SELECT id, at, payer AS "from", payee AS "to", amount, by_member AS "by", '

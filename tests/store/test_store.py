@@ -49,7 +49,7 @@ def test_migrating_again_changes_nothing(db, tmp_path):
     sqlite.migrate(str(tmp_path / "new" / "folder" / "referee.db"))
     names = [row["name"] for row in db.query("SELECT name FROM _sqlite_migrations")]
     assert [row["name"] for row in before] == names
-    assert sorted(names) == ["create_clubs", "create_evenings", "create_matches_and_events",
+    assert sorted(names) == ["create_clubs", "create_evenings", "create_match_summaries", "create_matches_and_events",
                              "create_the_server_secret", "remember_idempotent_creations",
                              "remember_idempotent_evenings"]
     assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)  # one server secret, made once
@@ -183,7 +183,7 @@ def test_server_processes_starting_together_all_migrate(tmp_path):
             process.join(timeout=30)
         assert [process.exitcode for process in processes] == [0] * PROCESSES, f"start {start}"
         with sqlite3.connect(path) as db:
-            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (6,)
+            assert db.execute("SELECT count(*) FROM _sqlite_migrations").fetchone() == (7,)
             assert db.execute("SELECT count(*) FROM settings").fetchone() == (1,)
 
 
@@ -309,9 +309,11 @@ def test_postgresql_migrates_once_for_processes_starting_together(postgres_clust
     assert [process.exitcode for process in processes] == [0] * PROCESSES
     with psycopg.connect(dsn) as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM kibic_migrations ORDER BY name")]
-        assert names == ["create_clubs", "create_evenings", "create_matches_and_events", "create_the_server_secret",
-                         "remember_idempotent_creations", "remember_idempotent_evenings"]
-        assert conn.execute("SELECT count(*) FROM settings").fetchone() == (1,)
+        assert names == ["create_clubs", "create_evenings", "create_match_summaries", "create_matches_and_events",
+                         "create_the_server_secret", "remember_idempotent_creations", "remember_idempotent_evenings"]
+        # one server secret, made once, and the generation's row that a stored summary locks (`keep_summaries`)
+        assert conn.execute("SELECT name FROM settings ORDER BY name").fetchall() == [("generation",),
+                                                                                   ("server_secret",)]
         primary_key = conn.execute("SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
                                    "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'events'::regclass "
                                    "AND i.indisprimary ORDER BY a.attnum").fetchall()

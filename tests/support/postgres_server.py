@@ -117,6 +117,8 @@ class Cluster:
                 if conn.execute("SELECT to_regclass('clubs')").fetchone()[0] is not None:
                     for table in ("club_payments", "club_names", "club_members", "clubs"):
                         conn.execute(f"DELETE FROM {table}")
+                if conn.execute("SELECT to_regclass('match_summaries')").fetchone()[0] is not None:
+                    conn.execute("DELETE FROM match_summaries")
                 conn.execute("DELETE FROM matches")
         return self.shared
 
