@@ -601,6 +601,7 @@ class Book:
     def __init__(self, row: dict):
         self.row = row
         held = store.current()
+        self.kept = summaries()  # this process's, held here: `ledger` is asked again in the store's writing thread
         self.club_id = row["id"]
         self.generation = generation = held.generation()  # before anything is read: what is made of it is kept
         self.evenings = held.club_evenings(self.club_id)
@@ -745,7 +746,7 @@ class Book:
         by_evening: dict[str, list] = {}
         for summary, (_, seq) in zip(self.summaries, self.marks, strict=True):
             by_evening.setdefault(summary["evening"], []).append((seq, summary))
-        kept = summaries()
+        kept = self.kept
         nights = []
         for evening in self.evenings:
             played = by_evening.get(evening["id"], [])
