@@ -257,6 +257,8 @@ def test_a_card_corrected_from_the_trick_history_and_a_deal_opened_from_the_scor
     phone.click('#scoresheet tr[data-deal="1"] td[data-seat="3"]')  # E's 9 minus points: which entry?
     phone.page.wait_for_selector("#panel-log #correction .correct-pick")
     assert phone.page.locator("#correction .correct-pick").all_inner_texts() == [f"#1 · {t('event.deal', name='S')}"]
+    phone.page.locator('#panel-log li[data-seq="1"]').wait_for()
+    phone.calm()  # the log drawn and scrolled to the entry: where it stays
     item = phone.page.locator('#panel-log li[data-seq="1"]').bounding_box()
     sheet = phone.page.locator("#correction").bounding_box()
     assert item["y"] + item["height"] <= sheet["y"] and item["y"] >= bar["y"] + bar["height"]
