@@ -17,8 +17,10 @@ DATA ?=
 BENCH_STAMP := $(VENV)/.bench-installed
 # The tests share the cores in TEST_WORKERS processes; those that start a real gunicorn (marked `server`: load,
 # slow clients, streams, durability) or time a loop (`timed`) run after them, alone, so that their timings are
-# the code's own and not the other tests'.
-TEST_WORKERS ?= 2
+# the code's own and not the other tests'. Three processes on two cores: a browser test waits on the page (it
+# settles 0.35 s after each change) for much of its time, which a third process fills (measured: the browser tests
+# 760 s in two processes, 570 s in five, with the cores 88% busy in four).
+TEST_WORKERS ?= 3
 
 .PHONY: serve test bench lint install
 
