@@ -179,3 +179,24 @@ def test_a_late_second_tap_and_an_empty_name_send_nothing(new_phone, server_api,
     time.sleep(0.3)
     assert sent == ["rename"], "nothing sent that would change nothing or could not be taken"
     assert {m["id"]: m["name"] for m in read(server_api, club)["members"]}[member["Dan"]] == "Daniel"
+
+
+def test_a_refused_rule_stays_typed_and_a_late_tap_is_refused_again_unsent(new_phone, server_api):
+    """A rule the server refused stays in the form as typed, said refused; tapped again a second later (the late
+    second tap of a busy phone), the phone says the same refusal and sends nothing."""
+    club, _, phone = opened(new_phone, server_api, "pl-PL", "360x740")
+    sent = []
+    phone.page.on("request", lambda asked: asked.method == "PUT" and sent.append(asked.url.rsplit("/", 1)[-1]))
+    phone.page.fill("#club-rule-points", "1 2")
+    phone.click("#club-rule-save")
+    phone.page.wait_for_selector("#club-keeping-said.refused")
+    refusal = phone.text("#club-keeping-said")
+    assert phone.page.locator("#club-rule-points").input_value() == "1 2"
+    time.sleep(1.0)
+    phone.click("#club-rule-save")
+    time.sleep(0.3)
+    assert phone.text("#club-keeping-said") == refusal
+    assert phone.page.locator("#club-keeping-said.refused").count() == 1
+    in_view(phone, "#club-keeping-said")
+    assert sent == ["rule"], "the same rule refused again on the phone"
+    assert read(server_api, club)["rule"] == {"by": "points", "points": [3, 2, 1]}

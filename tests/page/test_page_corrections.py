@@ -76,7 +76,9 @@ def test_corrections_on_the_page(new_phone, server_api, lang):
     phone.screenshot(f"correct-{lang}-menu", full_page=False)
     phone.click("#correct-change")
     phone.page.wait_for_selector('#correction .keypad button[data-card="2"]')
-    assert phone.page.locator('#panel-log li[data-seq="3"]').bounding_box() == box  # the log did not move
+    entry.wait_for()  # drawn again when the log is read again: measured once it is there
+    phone.calm()
+    assert entry.bounding_box() == box  # the log did not move
     phone.screenshot(f"correct-{lang}-card", full_page=False)
     phone.click('#correction .keypad button[data-card="2"]')
     events = recorded(phone, server_api, match_id, 10)

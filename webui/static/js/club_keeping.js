@@ -15,6 +15,8 @@ const keeping = { ask: null, said: "", refused: false };
 const once = new Map(); // an action (what it sends) -> its Idempotency-Key, until it is answered
 const answered = new Map(); // an action -> when it was last answered
 const renamed = { member: null, name: "" }; // the rename last answered: the form drawn again shows it
+const ruled = { by: null, points: "" }; // the rule last sent: the form drawn again shows it (refused, it stays)
+const refused = new Map(); // an action the server refused as it stands -> what it said: said again, not sent
 
 /** Said at once, nothing sent: the action would change nothing (the rule the club has, the name the member has), or
  * cannot be sent (no name typed). A second tap that comes late, to the form drawn again, finds the same form and
@@ -29,6 +31,10 @@ async function send(button, club, method, path, body, redraw, said, done = () =>
   // the second tap of a double tap comes to the button drawn again once the first was answered and the club read
   // again (slow on a busy phone): it sends nothing
   if (button.disabled || performance.now() - (answered.get(action) ?? -Infinity) < DOUBLE_MS) return;
+  if (refused.has(action)) {
+    sayOnly(club, refused.get(action), true);
+    return;
+  }
   button.disabled = true;
   if (!once.has(action)) once.set(action, randomKey());
   try {
@@ -38,6 +44,7 @@ async function send(button, club, method, path, body, redraw, said, done = () =>
     Object.assign(keeping, { said, refused: false, ask: null });
   } catch (error) {
     Object.assign(keeping, { said: problem(error), refused: true, ask: null });
+    if (error.status === 422) refused.set(action, problem(error)); // the same body is refused the same way
   }
   answered.set(action, performance.now());
   await redraw();
@@ -50,13 +57,14 @@ function memberOptions(club, id, label, chosen = null) {
 }
 
 function ruleForm(club, redraw) {
+  const shown = ruled.by ? ruled : { by: club.rule.by, points: (club.rule.points || [3, 2, 1]).join(" ") };
   const by = h("select", { id: "club-rule-by" }, ["points", "money", "rating"].map((name) =>
-    h("option", { value: name, text: t(`club.by_${name}`), selected: club.rule.by === name || null })));
-  const points = h("input", { id: "club-rule-points", type: "text", inputmode: "numeric", class: "wide",
-                              value: (club.rule.points || [3, 2, 1]).join(" ") });
+    h("option", { value: name, text: t(`club.by_${name}`), selected: shown.by === name || null })));
+  const points = h("input", { id: "club-rule-points", type: "text", inputmode: "numeric", class: "wide", value: shown.points });
   const save = h("button", { type: "button", class: "secondary", id: "club-rule-save", text: t("club.rule_save"), on: { click: () => {
     const rule = by.value === "points" ? { by: "points", points: points.value.trim().split(/[\s,;·]+/).filter(Boolean).map(Number) }
       : { by: by.value };
+    Object.assign(ruled, { by: by.value, points: points.value });
     if (JSON.stringify(rule) === JSON.stringify(club.rule.by === "points" ? { by: "points", points: club.rule.points } : { by: club.rule.by })) {
       sayOnly(club, t("club.rule_saved"), false);
       return;
@@ -178,4 +186,6 @@ export function keepingView(club, redraw) {
 export function forgetKeeping() {
   Object.assign(keeping, { ask: null, said: "", refused: false });
   Object.assign(renamed, { member: null, name: "" });
+  Object.assign(ruled, { by: null, points: "" });
+  refused.clear();
 }
