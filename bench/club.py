@@ -34,7 +34,7 @@ from pathlib import Path
 from referee import GAMES
 from referee.club import evening_summary, figures, head_to_head, ledger, season_table, summarize
 
-from .tables import SCORED, SCORED_OPTIONS, SIMULATORS, players, whole_match
+from .tables import SCORED, SCORED_OPTIONS, SIMULATORS, StateFace, players, whole_match
 
 GOAL_MS = 100.0
 MEMBERS, EVENINGS, PER_EVENING, AT_AN_EVENING = 50, 200, 10, 8
@@ -195,7 +195,7 @@ def first_read(database: str, path: str, key: str) -> float:
     return took
 
 
-class ClientMatch:
+class ClientMatch(StateFace):
     """A match over the Flask test client with the face of `referee.Match` the table simulators use; each post's
     milliseconds kept in `posted`."""
 
@@ -207,24 +207,6 @@ class ClientMatch:
         self.state = posted(client, "/api/matches", body, evening["key"] if evening else None)
         self.id, self.key = self.state["id"], self.state["key"]
         self.posted: list[float] = []
-
-    @property
-    def players(self) -> list[str]:
-        return [player["name"] for player in self.state["players"]]
-
-    @property
-    def options(self) -> dict:
-        return self.state["options"]
-
-    @property
-    def seq(self) -> int:
-        return self.state["seq"]
-
-    def view(self) -> dict:
-        return self.state
-
-    def expected(self) -> dict | None:
-        return self.state["expected"]
 
     def play(self, command: dict, lot=None) -> tuple[dict, list[dict], list[dict]]:
         start = time.perf_counter()

@@ -69,22 +69,10 @@ def call(base: str, method: str, path: str, body: object = None, headers: dict |
     return response.status, dict(response.getheaders()), payload, time.perf_counter() - start
 
 
-class HttpMatch:
-    """A match on a server, with the face of `referee.Match` that the table simulators use.
+class StateFace:
+    """The face of `referee.Match` the table simulators read, from `state`: the match as the server last sent it."""
 
-    The state is the one the server sent with its latest answer, as a phone keeps it; every posted
-    event's latency is kept in `posted` as (seq, seconds).
-    """
-
-    def __init__(self, base: str, game: str, players: list[str], options: dict | None = None):
-        self.base = base
-        status, _, body, _ = call(base, "POST", "/api/matches", {"game": game, "players": players,
-                                                                 "options": options or {}, "stake": "1"})
-        if status != 201:
-            raise RuntimeError(f"creating a match: {status} {body[:300]!r}")
-        created = json.loads(body)
-        self.id, self.key, self.state = created["id"], created["key"], created
-        self.posted: list[tuple[int, float]] = []
+    state: dict
 
     @property
     def players(self) -> list[str]:
@@ -103,6 +91,24 @@ class HttpMatch:
 
     def expected(self) -> dict | None:
         return self.state["expected"]
+
+
+class HttpMatch(StateFace):
+    """A match on a server, with the face of `referee.Match` that the table simulators use.
+
+    The state is the one the server sent with its latest answer, as a phone keeps it; every posted
+    event's latency is kept in `posted` as (seq, seconds).
+    """
+
+    def __init__(self, base: str, game: str, players: list[str], options: dict | None = None):
+        self.base = base
+        status, _, body, _ = call(base, "POST", "/api/matches", {"game": game, "players": players,
+                                                                 "options": options or {}, "stake": "1"})
+        if status != 201:
+            raise RuntimeError(f"creating a match: {status} {body[:300]!r}")
+        created = json.loads(body)
+        self.id, self.key, self.state = created["id"], created["key"], created
+        self.posted: list[tuple[int, float]] = []
 
     def play(self, command: dict, lot=None) -> tuple[dict, list[dict], list[dict]]:
         status, _, body, seconds = call(self.base, "POST", f"/api/matches/{self.id}/events", command,
