@@ -15,14 +15,14 @@ const keeping = { ask: null, said: "", refused: false };
 const once = new Map(); // an action (what it sends) -> its Idempotency-Key, until it is answered
 const answered = new Map(); // an action -> when it was last answered
 const renamed = { member: null, name: "" }; // the rename last answered: the form drawn again shows it
-const ruled = { by: null, points: "" }; // the rule last sent: the form drawn again shows it (refused, it stays)
+const ruled = { by: null, points: "" }; // the rule last sent and refused: the form drawn again shows it as typed
 const refused = new Map(); // an action the server refused as it stands -> what it said: said again, not sent
 
 /** Said at once, nothing sent: the action would change nothing (the rule the club has, the name the member has), or
  * cannot be sent (no name typed). A second tap that comes late, to the form drawn again, finds the same form and
  * so sends nothing, however busy the phone was. */
-function sayOnly(club, said, refused) {
-  Object.assign(keeping, { said, refused, ask: null });
+function sayOnly(club, said, isRefusal) {
+  Object.assign(keeping, { said, refused: isRefusal, ask: null });
   showBar(club, null);
 }
 
@@ -69,7 +69,7 @@ function ruleForm(club, redraw) {
       sayOnly(club, t("club.rule_saved"), false);
       return;
     }
-    send(save, club, "PUT", "/rule", rule, redraw, t("club.rule_saved"));
+    send(save, club, "PUT", "/rule", rule, redraw, t("club.rule_saved"), () => Object.assign(ruled, { by: null, points: "" }));
   } } });
   return [h("h3", { text: t("club.rule") }),
     h("label", { for: "club-rule-by", text: t("club.rule_by") }), by,
