@@ -601,7 +601,7 @@ class Book:
     def __init__(self, row: dict):
         self.row = row
         held = store.current()
-        self.kept = summaries()  # this process's, held here: `ledger` is asked again in the store's writing thread
+        self.kept = summaries()  # this process's, held: `ledger` is asked again in the store's writing thread
         self.club_id = row["id"]
         self.generation = generation = held.generation()  # before anything is read: what is made of it is kept
         self.evenings = held.club_evenings(self.club_id)
@@ -616,7 +616,7 @@ class Book:
         """The summaries with members for seats: as an earlier read mapped them when the names that seat the members
         are the same (`Summaries.mapped`), else mapped now, each seat's name compared once (a name new to the club
         makes a member: seated before this process seated them, `seat` at the match's creation did not finish)."""
-        kept = summaries()
+        kept = self.kept
         for _ in range(2):  # once more after seating the names new to the club
             names = self.names(held)
             earlier = kept.mapped(self.club_id, names)
@@ -651,7 +651,7 @@ class Book:
         """(seq, summary) of each match of the club: this process's (`Summaries`), else the store's made at the
         match's latest seq, else made now from the match (and stored, in one write): a read refolds only the matches
         written since the club was last read, by any process."""
-        kept = summaries()
+        kept = self.kept
         made: dict[str, tuple[int, dict]] = {}
         for each in found:
             match_id = each["match_id"]
@@ -721,7 +721,7 @@ class Book:
         seqs = dict(self.marks)
         mark = tuple((summary["match"], seqs[summary["match"]]) for summary in rated)
         mapping = tuple(sorted(self.mapping.items()))
-        kept = summaries()
+        kept = self.kept
         slot = (self.club_id, start, end)
         with kept.lock:
             held = kept.ratings.get(slot)

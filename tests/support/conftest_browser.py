@@ -76,15 +76,19 @@ class Contexts:
 
     def lend(self, **options) -> tuple[object, bool]:
         """A context made with these options, and whether it was used before (its page must clear what it kept)."""
-        key = tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
+        key = self.key(options)
         for index, (made, context) in enumerate(self.free):
             if made == key:
                 del self.free[index]
                 return context, True
         return self.browser.new_context(**options), False
 
+    @staticmethod
+    def key(options: dict) -> tuple:
+        return tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
+
     def give_back(self, context, options: dict) -> None:
-        key = tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
+        key = self.key(options)
         try:
             for page in context.pages:
                 page.close()
