@@ -304,7 +304,7 @@ def test_the_terminal_says_where_the_phones_go(club):
 
 def test_the_notice_and_the_ca_page_pass_axe(club, phones):
     """axe-core (WCAG 2 A and AA, as tests/page/test_page_axe.py) over the notice and the /ca page."""
-    from axe_playwright_python.sync_playwright import Axe
+    from accessibility import Axe
     from test_page_axe import OPTIONS
 
     axe, found = Axe(), []

@@ -18,7 +18,7 @@ OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
 
 @pytest.fixture(scope="module")
 def axe():
-    from axe_playwright_python.sync_playwright import Axe
+    from accessibility import Axe
     return Axe()
 
 

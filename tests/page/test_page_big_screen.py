@@ -261,7 +261,7 @@ AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag2
 def test_the_big_screen_is_held_to_wcag(new_phone, server_api):
     """axe-core over the big screen with a trick taken in view (its cards faded) and the referee's word, the trump
     and the bids."""
-    from axe_playwright_python.sync_playwright import Axe
+    from accessibility import Axe
     axe, found = Axe(), []
     evening, match = an_evening_at_the_seed_deal(server_api)
     for seat, card in [(3, "10"), (0, "K"), (1, "A")]:

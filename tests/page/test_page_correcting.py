@@ -332,7 +332,7 @@ def test_the_trick_history_opens_below_everything_and_moves_nothing(new_phone, s
 def test_the_sheets_and_the_trick_history_pass_axe(new_phone, server_api):
     """axe-core (WCAG 2 A and AA, test_page_axe.py) over the trick history, the scoresheet's deals as buttons and every
     sheet of a correction: no serious or critical violation."""
-    from axe_playwright_python.sync_playwright import Axe
+    from accessibility import Axe
     from test_page_axe import check
     axe, found = Axe(), []
     phone = scorer(new_phone, a_match(server_api, "ogorek", ["S", "W", "N", "E"], OGOREK))

@@ -75,7 +75,7 @@ def test_the_switch_makes_a_light_phone_dark_and_keeps_it(new_phone, size):
 def test_the_scoresheet_and_the_big_screen_are_dark_the_penalty_and_red_suits_readable(new_phone, server_api):
     """On a dark phone the sheet of five with its penalty mark, and the big screen by the table, are dark; axe finds
     no contrast under the penalty's mark, the chart or the red suits of the big screen's cards."""
-    from axe_playwright_python.sync_playwright import Axe
+    from accessibility import Axe
     from test_page_scoresheet import five_with_a_cut_deck
 
     evening, match, seat = five_with_a_cut_deck(server_api)
