@@ -1,4 +1,5 @@
-"""The sheet of a correction for every kind of entry, at 390x844 and 360x740 in the three languages: a play (its seat
+"""The sheet of a correction for every kind of entry, at 390x844 and 360x740 in the three languages (one walk a
+size, each sheet looked at in each language switched in place): a play (its seat
 and card), a penalty (seat and points), a deal (dealer, and the card turned up where the game turns one), a bid, the
 swap of the nine of trumps, an attack and a defence; Remove; Insert before, with the kind of entry forgotten. Opened
 from the log, from the trick history and from the scoresheet. Whatever a choice asks, the sheet's foot (the choices,
@@ -59,107 +60,127 @@ def on_screen(phone, selector: str) -> tuple[int, int, int, int]:
     return round(box["x"]), round(box["y"]), round(box["width"]), round(box["height"])
 
 
+LANGS = sorted(LOCALES)
+
+
 class Sheets:
-    """The sheets shot on one phone: each screenshot named, and the sheet's foot where it was each time."""
+    """The sheets of one walk, each looked at in the three languages, switched in place on the phone as a table
+    does: each screenshot named, its question asked in the language shown, and the sheet's foot where it was each
+    time."""
 
-    def __init__(self, phone, size: str, lang: str):
-        self.phone, self.size, self.lang = phone, size, lang
-        self.feet: dict[str, tuple] = {}
+    def __init__(self, phone, size: str):
+        self.phone, self.size = phone, size
+        self.feet: dict[str, dict[str, tuple]] = {lang: {} for lang in LANGS}
 
-    def shot(self, name: str) -> None:
+    def walk(self, phone) -> None:
+        """The next game's phone, in the language the last one ended in."""
+        phone.language(self.phone.page.evaluate("() => document.documentElement.lang"))
+        self.phone = phone
+
+    def shot(self, name: str, asks: tuple | None = None, says: tuple | None = None) -> None:
+        """In each language: the question asked (`asks`: a key of the words and its values), what a control says
+        (`says`: its selector and the words, given the language's), the sheet whole between the bars, its foot by
+        the thumb; a screenshot."""
         phone = self.phone
-        phone.calm()
-        sheet = phone.page.locator("#correction").bounding_box()
-        bar = phone.page.locator("header.bar").bounding_box()
-        assert sheet["y"] >= bar["y"] + bar["height"] - 1, name  # never over the top bar
-        assert sheet["y"] + sheet["height"] <= PHONES[self.size]["height"] + 1, name  # whole on the screen
-        for part in ("#correct-close", "#correct-change", "#correction-answer"):
-            box = phone.page.locator(part).bounding_box()
-            assert box["y"] + box["height"] <= PHONES[self.size]["height"], (name, part)  # in view, by the thumb
-        self.feet[name] = (on_screen(phone, "#correct-close"), on_screen(phone, "#correct-change"),
-                           on_screen(phone, "#correct-insert"))
-        phone.screenshot(f"sheet-{self.size}-{self.lang}-{name}", full_page=False)
+        first = phone.page.evaluate("() => document.documentElement.lang")
+        for lang in [first, *(other for other in LANGS if other != first)]:
+            phone.language(lang)
+            t = words(lang)
+            if asks:
+                assert phone.text("#correction .correct-ask") == t(asks[0], **asks[1]), (name, lang)
+            if says:
+                assert phone.page.locator(says[0]).inner_text() == says[1](t), (name, lang)
+            sheet = phone.page.locator("#correction").bounding_box()
+            bar = phone.page.locator("header.bar").bounding_box()
+            assert sheet["y"] >= bar["y"] + bar["height"] - 1, (name, lang)  # never over the top bar
+            assert sheet["y"] + sheet["height"] <= PHONES[self.size]["height"] + 1, (name, lang)  # whole on the screen
+            for part in ("#correct-close", "#correct-change", "#correction-answer"):
+                box = phone.page.locator(part).bounding_box()
+                assert box["y"] + box["height"] <= PHONES[self.size]["height"], (name, lang, part)  # by the thumb
+            self.feet[lang][name] = (on_screen(phone, "#correct-close"), on_screen(phone, "#correct-change"),
+                                     on_screen(phone, "#correct-insert"))
+            phone.screenshot(f"sheet-{self.size}-{lang}-{name}", full_page=False)
+
+    def view(self, name: str) -> None:
+        """A screen that is not a sheet (the scoresheet, the trick history) shot in each language."""
+        first = self.phone.page.evaluate("() => document.documentElement.lang")
+        for lang in [first, *(other for other in LANGS if other != first)]:
+            self.phone.language(lang)
+            self.phone.screenshot(f"sheet-{self.size}-{lang}-{name}", full_page=False)
 
 
-@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in sorted(LOCALES)])
-def test_every_sheet_of_a_correction_asks_in_the_tables_language_by_the_thumb(new_phone, server_api, size, lang):
-    t = words(lang)
+@pytest.mark.parametrize("size", list(PHONES))
+def test_every_sheet_of_a_correction_asks_in_the_tables_language_by_the_thumb(new_phone, server_api, size):
+    """One walk over every kind of sheet on a phone of each size; each sheet is looked at in Polish, English and
+    Russian, the table's language switched with the sheet open (it stays open, asking the same in the new words)."""
     # Ogórek: a play, a penalty, a deal, Remove, Insert before (a card or a penalty)
-    phone = scorer(new_phone, a_match(server_api, "ogorek", ["S", "W", "N", "E"], OGOREK), lang, size)
-    sheets = Sheets(phone, size, lang)
+    phone = scorer(new_phone, a_match(server_api, "ogorek", ["S", "W", "N", "E"], OGOREK), "en", size)
+    sheets = Sheets(phone, size)
     phone.tab("log")
     open_entry(phone, 29)
     phone.click("#correct-change")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_card", seq=29, name="E")
     assert phone.page.locator('#correction .seat-buttons button[data-seat="3"][aria-pressed="true"]').count() == 1
-    sheets.shot("play")
+    sheets.shot("play", asks=("correct.ask_card", {"seq": 29, "name": "E"}))
     phone.click("#correct-remove")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_remove", seq=29)
-    sheets.shot("remove")
+    sheets.shot("remove", asks=("correct.ask_remove", {"seq": 29}))
     phone.click("#correct-insert")
-    assert phone.page.locator("#correct-kind-play[aria-pressed='true']").inner_text() == t("correct.kind.play")
+    assert phone.page.locator("#correct-kind-play[aria-pressed='true']").count() == 1
+    sheets.shot("insert-play", says=("#correct-kind-play", lambda t: t("correct.kind.play")))
     phone.click("#correct-kind-penalty")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_insert_penalty", seq=29, name="N")
-    sheets.shot("insert-penalty")
+    sheets.shot("insert-penalty", asks=("correct.ask_insert_penalty", {"seq": 29, "name": "N"}))
     open_entry(phone, 28)
     phone.click("#correct-change")
     assert phone.page.input_value("#correct-points") == "5"
     sheets.shot("penalty")
     open_entry(phone, 26)
     phone.click("#correct-change")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_deal", seq=26)
     assert phone.page.locator('#correction .seat-buttons button[data-seat="1"][aria-pressed="true"]').count() == 1
-    sheets.shot("deal")
+    sheets.shot("deal", asks=("correct.ask_deal", {"seq": 26}))
     phone.click("#correct-close")
     # from the scoresheet: deal 1's entries; from the trick history: N's 9
     phone.tab("scores")
     phone.page.locator("#scoresheet").scroll_into_view_if_needed()
-    phone.screenshot(f"sheet-{size}-{lang}-scoresheet", full_page=False)
+    sheets.view("scoresheet")
     phone.click('#scoresheet tr[data-deal="1"] td[data-seat="3"]')
     phone.page.wait_for_selector('#correction .correct-pick[data-seq="1"]')
-    assert phone.text("#correction .correct-ask") == t("correct.ask_pick", n=1)
-    sheets.shot("pick")
+    sheets.shot("pick", asks=("correct.ask_pick", {"n": 1}))
     phone.click("#correct-close")
     phone.page.wait_for_selector("#panel-scores")
     phone.tab("table")
     phone.click("#trick-history > summary")
     phone.page.wait_for_selector('#trick-history .trick-play[data-seq="27"]')
     phone.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    phone.screenshot(f"sheet-{size}-{lang}-tricks", full_page=False)
+    sheets.view("tricks")
     phone.click('#trick-history .trick-play[data-seq="27"]')
     phone.page.wait_for_selector('#correction[aria-label$="#27"]')
-    assert phone.text("#correct-close") == t("correct.close_back", tab=t("tab.table"))
-    sheets.shot("from-tricks")
+    sheets.shot("from-tricks", says=("#correct-close", lambda t: t("correct.close_back", tab=t("tab.table"))))
 
     # Oh Hell: a bid, a deal with the card turned up, a card of rank and suit, Insert before a bid
-    phone = scorer(new_phone, a_match(server_api, "oh_hell", ["S", "W", "N"], OH_HELL), lang, size)
-    sheets.phone = phone
+    sheets.walk(scorer(new_phone, a_match(server_api, "oh_hell", ["S", "W", "N"], OH_HELL), "en", size))
+    phone = sheets.phone
     phone.tab("log")
     open_entry(phone, 2)
     phone.click("#correct-change")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_bid", seq=2, name="W")
     assert phone.page.locator("#correction .keypad.bids button").count() == 2  # 0 or 1: one card in the hand
-    sheets.shot("bid")
+    sheets.shot("bid", asks=("correct.ask_bid", {"seq": 2, "name": "W"}))
     phone.click("#correct-insert")
     assert phone.page.locator("#correct-kind-bid[aria-pressed='true']").count() == 1
-    sheets.shot("insert-bid")
+    sheets.shot("insert-bid", says=("#correct-kind-bid", lambda t: t("correct.kind.bid")))
     open_entry(phone, 1)
     phone.click("#correct-change")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_deal_trump", seq=1)
     assert phone.page.locator('#correction .keypad button[data-card="9S"][aria-pressed="true"]').count() == 1
-    sheets.shot("deal-trump")
+    sheets.shot("deal-trump", asks=("correct.ask_deal_trump", {"seq": 1}))
     open_entry(phone, 5)
     phone.click("#correct-change")
     sheets.shot("play-suited")
 
     # Dureń: the swap of the nine of trumps, an attack, a defence, the deal's face-up card
-    phone = scorer(new_phone, a_match(server_api, "duren", ["S", "W"], DUREN), lang, size)
-    sheets.phone = phone
+    sheets.walk(scorer(new_phone, a_match(server_api, "duren", ["S", "W"], DUREN), "en", size))
+    phone = sheets.phone
     phone.tab("log")
     open_entry(phone, 2)
     phone.click("#correct-change")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_exchange", seq=2)
-    sheets.shot("exchange")
+    sheets.shot("exchange", asks=("correct.ask_exchange", {"seq": 2}))
     open_entry(phone, 5)
     phone.click("#correct-change")
     assert phone.page.locator('#correction .keypad button[data-card="QS"][aria-pressed="true"]').count() == 1
@@ -179,7 +200,8 @@ def test_every_sheet_of_a_correction_asks_in_the_tables_language_by_the_thumb(ne
     phone.click("#trick-history > summary")
     phone.page.wait_for_selector('#trick-history .trick-play[data-seq="6"]')
     phone.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    phone.screenshot(f"sheet-{size}-{lang}-rounds", full_page=False)
+    sheets.view("rounds")
 
-    # the sheet's foot never moved, whatever was asked above it
-    assert len(set(sheets.feet.values())) == 1, sheets.feet
+    # the sheet's foot never moved, whatever was asked above it, in any language
+    for lang, feet in sheets.feet.items():
+        assert len(feet) == 17 and len(set(feet.values())) == 1, (lang, feet)

@@ -15,7 +15,7 @@ import pytest
 from conftest_browser import PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
 from per_game import PerGame
-from test_page_games import fully_shown, on_the_screen, switch_language
+from test_page_games import fully_shown, on_the_screen
 
 from referee import GAMES, Match
 from referee.match import MAX_NAME_LENGTH
@@ -119,7 +119,7 @@ def test_the_deal_step_keeps_its_controls_in_place_when_the_language_changes(new
     before = places(phone)
     assert len(before["controls"]) >= 4
     for lang in ("ru", "en", "pl"):
-        switch_language(phone, lang)
+        phone.language(lang)
         now = places(phone)
         assert now["step"] == before["step"], lang
         assert [c for c in now["controls"] if c not in before["controls"]] == [], lang
@@ -234,7 +234,7 @@ def test_a_later_deal_comes_under_the_last_deals_result_shown_whole(new_phone, s
     at = phone.page.evaluate("window.scrollY")
     for lang in langs:
         if lang != langs[0]:
-            switch_language(phone, lang)
+            phone.language(lang)
         assert phone.page.evaluate("window.scrollY") == at, lang
         fully_shown(phone, ".result")
         heading = on_the_screen(phone, ".deal-step > h2")
@@ -457,7 +457,7 @@ def test_a_cut_name_sits_against_the_words_after_it(new_phone, server_api, size)
     sentences = (".deal-step > .instructions", ".hand-entry > .label", "#hands-waiting")
     for lang in LOCALES:
         if lang != "pl":
-            switch_language(phone, lang)
+            phone.language(lang)
         for where in (".deal-step > .instructions", ".known-hands"):
             phone.page.eval_on_selector(where, "el => el.scrollIntoView({block: 'center'})")
             phone.screenshot(f"cut-name-{where.split('.')[-1]}-{size}-{lang}", full_page=False)

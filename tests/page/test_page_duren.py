@@ -8,7 +8,7 @@ import re
 
 import pytest
 from conftest_browser import PHONES
-from test_page_games import entry_shown, places, switch_language, to_act
+from test_page_games import entry_shown, places, to_act
 
 pytestmark = pytest.mark.browser
 SIZES_LANGS = [("360x740", "pl"), ("360x740", "ru"), ("390x844", "en")]
@@ -52,7 +52,7 @@ def test_a_defence_waiting_to_be_sent_keeps_its_place_when_the_language_changes(
     phone.calm()
     live = places(phone, DEFENCE)
     for lang in ("pl", "ru", "en"):
-        switch_language(phone, lang)
+        phone.language(lang)
         assert not clipped(phone, ".defend-step > .hint"), lang
         assert places(phone, DEFENCE) == live, lang
     phone.context.set_offline(True)
@@ -64,7 +64,7 @@ def test_a_defence_waiting_to_be_sent_keeps_its_place_when_the_language_changes(
     assert before == live
     entered = entry_shown(phone, ".defend-step")
     for lang in ("ru", "pl", "en", "ru"):
-        switch_language(phone, lang)
+        phone.language(lang)
         assert phone.page.locator(".defend-step.waiting-step[inert]").count() == 1
         assert not clipped(phone, ".defend-step > .hint"), lang
         assert places(phone, DEFENCE) == before, lang  # the words change, not where the keys are

@@ -223,7 +223,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert phone.text("#last-word") == RECORDED["en"]
     deal_line_reads_well(phone)
     for lang in ("pl", "ru", "en"):
-        switch_language(phone, lang)
+        phone.language(lang)
         assert phone.text(".attack-step .exchange-what") == SWAP_WORDS[lang]
         assert places(phone, step) == before, lang  # the words change, not where the keys are
         # what the bottom bar said about the last tap is said again in the new language, in the same place
@@ -305,7 +305,7 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     assert to_act(phone) == ("0", "defends")
     bottom = places(phone, BOTTOM)
     assert phone.text("#last-word") == "Sending: Ala beat 9♥/10♥"
-    switch_language(phone, "ru")
+    phone.language("ru")
     assert phone.text("#last-word") == "Отправка: Ala бьёт 9♥/10♥"
     assert phone.text("#undo") == "↶ Отменить: Ala бьёт 9♥/10♥ (ждёт отправки)"
     assert places(phone, BOTTOM) == bottom
@@ -318,21 +318,9 @@ def test_durens_whole_attack_step_is_above_the_undo_bar(new_phone, server_api, s
     phone.page.wait_for_selector(".attack-step h2:text('Атакует Ala')")
     phone.page.evaluate("window.scrollTo(0, 0)")  # the top of the table, the deal line, in each language
     for lang in ("ru", "pl", "en"):
-        if lang != "ru":
-            phone.click(f'#langs button[data-lang="{lang}"]')
-            phone.page.wait_for_function("tab => document.querySelector('#tab-table').textContent === tab",
-                                         arg=TABLE[lang])
+        phone.language(lang)
         deal_line_reads_well(phone)
         phone.screenshot(f"duren-table-top-{size}-{lang}", full_page=False)
-
-
-def switch_language(phone, lang: str) -> None:
-    """Taps the table's language and waits until the page is drawn in its words."""
-    phone.click(f'#langs button[data-lang="{lang}"]')
-    phone.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
-                                 " && document.querySelector('#tab-table').textContent === tab",
-                                 arg=[lang, TABLE[lang]])
-    phone.calm()
 
 
 def entry_shown(phone, step: str) -> dict:

@@ -9,7 +9,6 @@ import time
 
 import pytest
 from conftest_browser import PHONES
-from test_page_games import switch_language
 
 pytestmark = pytest.mark.browser
 
@@ -368,7 +367,7 @@ def test_tabs_and_the_match_controls_keep_their_boxes_when_the_language_changes(
     assert len(before["boxes"]) == 5 + (3 if game == "ogorek" else 2)
     assert len({height for *_, height in before["boxes"][5:]}) == 1  # the controls' rows: one line each
     for lang in ("ru", "en", "pl", "ru"):
-        switch_language(phone, lang)
+        phone.language(lang)
         assert tabs_and_controls(phone) == {**before, "cut": []}, lang
         phone.page.eval_on_selector(".controls", "el => el.scrollIntoView({block: 'center'})")
         phone.calm()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest_browser import PHONES
-from test_page_games import TABLE, switch_language
+from test_page_games import TABLE
 from test_page_layout import LOCALES
 from test_page_thumb import words
 
@@ -188,6 +188,6 @@ def test_the_language_changes_offline_without_a_service_worker(phone, server_api
     phone.page.wait_for_load_state("networkidle")
     assert phone.page.evaluate("() => navigator.serviceWorker.controller") is None
     phone.context.set_offline(True)
-    switch_language(phone, lang)
+    phone.language(lang)
     assert phone.text("#tab-table") == TABLE[lang]
     assert phone.text("#tab-scores") == words(lang, "tab.scores")

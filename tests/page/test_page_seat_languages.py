@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from conftest_browser import PHONES, SCREENSHOTS
 from test_page_deal_step import LOCALES, LONG_NAMES, MORE_LONG_NAMES, oh_hell_but_the_last_card
-from test_page_games import switch_language
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +93,7 @@ def test_switching_the_language_moves_no_seat_and_no_control_with_many_players(n
     assert len(before["seats"]) == count and len(before["controls"]) >= 3, before
     assert before["cut"] == [], before
     for lang in ("en", "ru", "pl"):
-        switch_language(phone, lang)
+        phone.language(lang)
         phone.screenshot(f"{shot}-{lang}", full_page=False)
         now = boxes(phone)
         seats = phone.page.eval_on_selector(".seats", """el => {  // on the page: the shot scrolls nothing

@@ -36,6 +36,7 @@ PHONE = {"width": 360, "height": 740}
 PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
 HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
 
@@ -231,6 +232,24 @@ class Phone:
 
     def tab(self, name: str) -> None:
         self.click(f"#tab-{name}")
+
+    def language(self, lang: str) -> None:
+        """Taps the table's language in the bar and waits until the page is drawn in its words: a test that looks at
+        one screen in each language switches in place, as a table does, rather than opening the page again."""
+        if self.page.evaluate("() => document.documentElement.lang") == lang:
+            return
+        tab = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["tab.table"]
+        self.click(f'#langs button[data-lang="{lang}"]')
+        self.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
+                                    " && document.querySelector('#tab-table').textContent === tab", arg=[lang, tab])
+        self.calm()
+
+    def resize(self, viewport: dict) -> None:
+        """The same page on a phone of another size (`PHONES`), drawn again and still."""
+        if self.page.viewport_size != viewport:
+            self.page.set_viewport_size(viewport)
+            self.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            self.calm()
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).inner_text()
