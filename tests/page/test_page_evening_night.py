@@ -108,22 +108,26 @@ FIVE_NAMES = ["Agnieszka", "Bartłomiej", "Katarzyna", "Małgorzata", "Przemysł
 
 
 @pytest.mark.parametrize("game", [name for name, game in GAMES.items() if game.max_players >= len(FIVE_NAMES)])
-@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
-def test_a_finished_match_of_five_shows_each_name_whole_beside_its_place(new_phone, server_api, game, size, lang):
-    """Five seats in two columns at the end of a match: the place is its number on the badge, so that each name (ten
-    letters) is whole, never cut to a letter or two and "…"; the place's words are the badge's title."""
+def test_a_finished_match_of_five_shows_each_name_whole_beside_its_place(new_phone, server_api, game):
+    """Five seats in two columns at the end of a match, on each phone in each language (switched in place): the
+    place is its number on the badge, so that each name (ten letters) is whole, never cut to a letter or two and
+    "…"; the place's words are the badge's title."""
     match = server_api.post("/api/matches", {"game": game, "players": FIVE_NAMES})
     server_api.post(f"/api/matches/{match['id']}/events", {"type": "end"}, match["key"])
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    state = server_api(f"/api/matches/{match['id']}")
+    phone = new_phone(locale=LOCALES["en"], viewport=PHONES["360x740"])
     phone.open(f"/?m={match['id']}#key={match['key']}")
     phone.page.wait_for_selector("#finished")
-    phone.calm()
-    phone.screenshot(f"finished-five-{game}-{size}-{lang}", full_page=False)
-    names = phone.page.eval_on_selector_all(".seats .seat .name", """els => els.map(el => ({
-        text: el.textContent, whole: el.scrollWidth <= el.clientWidth + 0.5 }))""")
-    assert [n["text"] for n in names] == FIVE_NAMES
-    assert [n["text"] for n in names if not n["whole"]] == []
-    state = server_api(f"/api/matches/{match['id']}")
-    for player in state["players"]:
-        badge = phone.page.locator(f'.seat[data-seat="{player["seat"]}"] .badge.place')
-        assert str(player["place"]) in badge.inner_text() and str(player["place"]) in badge.get_attribute("title")
+    for size in PHONES:
+        phone.resize(PHONES[size])
+        for lang in LOCALES:
+            phone.language(lang)
+            phone.screenshot(f"finished-five-{game}-{size}-{lang}", full_page=False)
+            names = phone.page.eval_on_selector_all(".seats .seat .name", """els => els.map(el => ({
+                text: el.textContent, whole: el.scrollWidth <= el.clientWidth + 0.5 }))""")
+            assert [n["text"] for n in names] == FIVE_NAMES, (size, lang)
+            assert [n["text"] for n in names if not n["whole"]] == [], (size, lang)
+            for player in state["players"]:
+                badge = phone.page.locator(f'.seat[data-seat="{player["seat"]}"] .badge.place')
+                assert str(player["place"]) in badge.inner_text(), (size, lang)
+                assert str(player["place"]) in badge.get_attribute("title"), (size, lang)

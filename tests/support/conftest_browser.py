@@ -235,13 +235,24 @@ class Phone:
 
     def language(self, lang: str) -> None:
         """Taps the table's language in the bar and waits until the page is drawn in its words: a test that looks at
-        one screen in each language switches in place, as a table does, rather than opening the page again."""
-        if self.page.evaluate("() => document.documentElement.lang") == lang:
-            return
-        tab = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["tab.table"]
-        self.click(f'#langs button[data-lang="{lang}"]')
-        self.page.wait_for_function("([lang, tab]) => document.documentElement.lang === lang"
-                                    " && document.querySelector('#tab-table').textContent === tab", arg=[lang, tab])
+        one screen in each language switches in place, as a table does, rather than opening the page again. A tap
+        on a button that moved since the page last looked (the phone turned: `resize`) is ignored, as the page says,
+        and tapped again, as a person would."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        label = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["lang.label"]
+        # the buttons are named in the new words just before the page draws itself anew, in the same task
+        drawn = ("([lang, label]) => document.documentElement.lang === lang"
+                 " && document.getElementById('langs').getAttribute('aria-label') === label")
+        for attempt in range(3):
+            if self.page.evaluate(drawn, [lang, label]):
+                break
+            self.click(f'#langs button[data-lang="{lang}"]')
+            try:
+                self.page.wait_for_function(drawn, arg=[lang, label], timeout=2000 if attempt < 2 else 5000)
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
         self.calm()
 
     def resize(self, viewport: dict) -> None:
