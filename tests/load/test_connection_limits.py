@@ -140,6 +140,7 @@ UNFINISHED = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: a
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
 @pytest.mark.parametrize("what", ["streams", "unfinished bodies"])
 def test_a_phone_is_answered_within_a_second_while_one_address_holds_10000_connections(tmp_path, what):
     with serve(tmp_path / "referee.db") as base:
@@ -168,6 +169,7 @@ def test_a_phone_is_answered_within_a_second_while_one_address_holds_10000_conne
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
 def test_the_limit_is_the_setting(tmp_path):
     with gunicorn(env={"KIBIC_DB": str(tmp_path / "referee.db"), "KIBIC_MAX_CONNECTIONS_PER_CLIENT": "5"}) as base:
         for _ in range(4):  # both workers have loaded the app (and take connections)
@@ -199,6 +201,7 @@ def server_sockets(port: int, state: str) -> int:
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
 def test_the_streams_of_phones_that_left_are_freed_within_seconds(server):
     phones = [f"127.0.1.{n}" for n in range(1, 11)]  # ten phones' addresses, ten streams each
     match = new_match(server)
@@ -256,6 +259,7 @@ def trickle(base: str, head: bytes, byte_every: float, seconds: float) -> tuple[
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
 def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     deadline = worker.BODY_SECONDS
     head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -270,6 +274,7 @@ def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
 def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     """The head has its own deadline (gunicorn's keep-alive time, 5 s): a guard that it stays."""
     keepalive = runpy.run_path(str(CONFIG))["keepalive"]

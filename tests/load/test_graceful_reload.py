@@ -160,6 +160,7 @@ def reload_and_wait(server: Gunicorn, lines: list[str]) -> tuple[float, float]:
 
 
 @pytest.mark.server
+@pytest.mark.timed  # no request waits through a stop or a reload: alone
 def test_a_reload_drops_no_request_and_keeps_none_waiting(tmp_path):
     slow = tmp_path / "slow-boot"
     env = {"REFEREE_DB": str(tmp_path / "referee.db"), "PYTHONPATH": str(TESTS),
@@ -251,6 +252,7 @@ def stream_end(port: int, match_id: str, ends: list) -> None:
 
 
 @pytest.mark.server
+@pytest.mark.timed  # no request waits through a stop or a reload: alone
 def test_a_stop_finishes_a_request_on_its_way_and_ends_streams_whole(tmp_path):
     """SIGTERM to the master (a stop, or the old workers of a reload): a write whose body a phone is still sending is
     received whole and answered (before: cut 5 s after the stop, unanswered, its phone left to retry), and a follower's

@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import serialization
 
 from api import tls
 
-pytestmark = [pytest.mark.server, pytest.mark.browser]
+pytestmark = [pytest.mark.server, pytest.mark.browser, pytest.mark.timed]  # a certificate made again within 30 s
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "club.lan"

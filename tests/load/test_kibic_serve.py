@@ -46,6 +46,7 @@ def wait_for(lines: queue.Queue, pattern: str, seen: list[str], count: int = 1) 
 
 
 @pytest.mark.server
+@pytest.mark.timed  # the page served and said within its start's deadline: alone
 def test_kibic_serve_serves_the_page_and_says_where(tmp_path):
     port = free_port()
     data = tmp_path / "club"

@@ -80,6 +80,7 @@ class Followers:
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a scorer answered within a second while 2,000 streams are held: alone
 def test_2000_streams_are_held_while_a_scorer_is_answered_within_a_second(tmp_path):
     with serve(tmp_path / "referee.db") as base:
         matches = []

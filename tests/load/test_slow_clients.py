@@ -42,6 +42,7 @@ def phone(base: str, method: str, path: str, body=None, key: str | None = None) 
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a phone answered while 200 slow clients hold connections: alone
 def test_a_phone_is_answered_while_200_slow_clients_hold_connections(tmp_path):
     stop, opened = threading.Event(), []
     with serve(tmp_path / "referee.db") as base:

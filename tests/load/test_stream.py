@@ -238,6 +238,7 @@ def open_stream(base: str, match_id: str) -> tuple[HTTPConnection, Reader]:
 
 
 @pytest.mark.server
+@pytest.mark.timed  # every read against a deadline: alone
 def test_followers_on_both_workers_get_every_play_of_the_scorer(tmp_path):
     with serve(tmp_path / "referee.db") as base:
         status, match = http(base, "POST", "/api/matches", {"game": "ogorek", "players": SEATS})

@@ -137,3 +137,29 @@ def test_an_evening_whose_answer_was_lost_is_started_once_when_tapped_again(phon
     first_key, first_id, second_key = sent
     assert first_key and len(first_key) >= 22 and second_key == first_key
     assert re.search(r"\?e=([^&#]+)", page.url).group(1) == first_id
+
+
+def test_a_language_chosen_on_an_evenings_pages_draws_them_again_in_its_words(new_phone, server_api):
+    """The evening, its big screen and the form of a new evening stay what they are when the table's language is
+    switched (they were drawn as the start form of a match): drawn again in the new words, what was typed kept."""
+    evening, _ = an_evening(server_api)
+    phone = new_phone(locale="en-US")
+    phone.page.goto(f"/?e={evening['id']}")
+    phone.page.wait_for_selector(".evening")
+    phone.language("pl")
+    assert phone.page.locator(".evening").count() == 1 and phone.page.locator("form.setup").count() == 0
+    assert WORDS["pl-PL"][0] in phone.text(".evening")
+    screen = new_phone(locale="en-US", viewport={"width": 1280, "height": 800})
+    screen.page.goto(f"/?e={evening['id']}&screen")
+    screen.page.wait_for_selector(".big-screen .big-seat, .big-screen .big-name")
+    before = screen.text(".big-screen")
+    screen.language("ru")
+    assert screen.page.locator("form.setup").count() == 0 and screen.page.locator(".big-screen").count() == 1
+    after = screen.text(".big-screen")
+    assert "Piątek" in after and after != before and re.search("[а-яё]", after)
+    form = new_phone(locale="en-US")
+    form.page.goto("/?e=new")
+    form.page.fill("#evening-name", "Sobota")
+    form.language("ru")
+    assert form.page.input_value("#evening-name") == "Sobota"
+    assert form.text("#evening-start") == "Начать вечер"

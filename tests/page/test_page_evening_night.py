@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import PHONE, PHONES
 from test_page_layout import LOCALES
 from test_page_thumb import words
 
@@ -31,10 +31,20 @@ def an_evening_on_this_phone(phone, server_api) -> tuple[dict, dict]:
     return evening, match
 
 
-@pytest.mark.parametrize(("size", "lang"), CASES)
-def test_the_next_match_of_an_evening_takes_a_fifth_person_options_and_the_first_dealer(new_phone, server_api,
-                                                                                      size, lang):
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+def each_language(phone, shown) -> None:
+    """`shown(lang)` with the page in each language, switched in place (the language chosen is kept by the phone,
+    so that the pages that come next open in the last of them)."""
+    first = phone.page.evaluate("() => document.documentElement.lang")
+    for lang in [first, *(other for other in LOCALES if other != first)]:
+        phone.language(lang)
+        shown(lang)
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_the_next_match_of_an_evening_takes_a_fifth_person_options_and_the_first_dealer(new_phone, server_api, size):
+    """Each screen of the way from a finished match to the next one and to the evening is looked at in each
+    language, switched in place."""
+    phone = new_phone(locale=LOCALES["en"], viewport=PHONES[size])
     evening, first = an_evening_on_this_phone(phone, server_api)
     page = phone.page
     for seat in (1, 2):  # Łukasz and Żaneta out: the first match is over
@@ -44,7 +54,7 @@ def test_the_next_match_of_an_evening_takes_a_fifth_person_options_and_the_first
     phone.open(f"/?m={first['id']}")
     page.wait_for_selector("#finished")
     assert page.locator("#to-evening").count() == 1  # a tap to the evening, in the status line
-    phone.screenshot(f"night-finished-{size}-{lang}", full_page=False)
+    each_language(phone, lambda lang: phone.screenshot(f"night-finished-{size}-{lang}", full_page=False))
     phone.click("#next-match")  # and a tap to the next match
     page.wait_for_selector("form.setup.for-evening")
     assert page.locator("#to-evening").count() == 1
@@ -58,7 +68,8 @@ def test_the_next_match_of_an_evening_takes_a_fifth_person_options_and_the_first
     page.fill("#option-limit", "41")
     page.check("#dealer-choose")
     page.select_option("#dealer-seat", "2")  # Marta deals first
-    phone.screenshot(f"night-next-form-{size}-{lang}")
+    each_language(phone, lambda lang: phone.screenshot(f"night-next-form-{size}-{lang}"))
+    assert page.input_value("#player-4") == "Bartek" and page.input_value("#option-limit") == "41"
     phone.click("#start")
     page.wait_for_url(re.compile(r"\?m="))
     page.wait_for_selector("#mode.scoring")
@@ -69,39 +80,50 @@ def test_the_next_match_of_an_evening_takes_a_fifth_person_options_and_the_first
     page.wait_for_selector('.deal-step .seat-buttons button[data-seat="2"][aria-pressed="true"]')
     phone.click("#to-evening")  # one tap to the evening
     page.wait_for_selector(".evening")
-    heading = page.locator(".evening h2").first.inner_text()
-    assert heading == words(lang, "evening.standing_playing", n=2)
-    assert heading != words(lang, "money.final")
     assert page.locator(".evening-matches li").count() == 2
-    phone.screenshot(f"night-evening-{size}-{lang}")
+
+    def the_evening(lang: str) -> None:
+        heading = page.locator(".evening h2").first.inner_text()
+        assert heading == words(lang, "evening.standing_playing", n=2), lang
+        assert heading != words(lang, "money.final"), lang
+        phone.screenshot(f"night-evening-{size}-{lang}")
+    each_language(phone, the_evening)
 
 
-@pytest.mark.parametrize(("size", "lang"), CASES)
-def test_between_matches_the_evening_says_after_how_many(new_phone, server_api, size, lang):
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_between_matches_the_evening_says_after_how_many(new_phone, server_api, size):
+    phone = new_phone(locale=LOCALES["en"], viewport=PHONES[size])
     evening, first = an_evening_on_this_phone(phone, server_api)
     server_api.post(f"/api/matches/{first['id']}/events", {"type": "end"}, key=evening["key"])
     phone.page.goto(f"/?e={evening['id']}")
     phone.page.wait_for_selector(".evening")
-    heading = phone.page.locator(".evening h2").first.inner_text()
-    assert heading != words(lang, "money.final")
-    assert heading == words(lang, "evening.standing_after.one", n=1)
-    next_match = phone.page.locator("#next-match").bounding_box()
-    assert next_match["y"] + next_match["height"] <= PHONES[size]["height"]  # at the top: no scrolling to it
+
+    def after_one(lang: str) -> None:
+        heading = phone.page.locator(".evening h2").first.inner_text()
+        assert heading != words(lang, "money.final"), lang
+        assert heading == words(lang, "evening.standing_after.one", n=1), lang
+        next_match = phone.page.locator("#next-match").bounding_box()
+        assert next_match["y"] + next_match["height"] <= PHONES[size]["height"], lang  # at the top: no scrolling
+    each_language(phone, after_one)
 
 
-@pytest.mark.parametrize(("size", "lang"), CASES)
-def test_a_game_tapped_by_mistake_keeps_every_name(new_phone, size, lang):
-    """Four names, Dureń (two players) tapped by mistake, then Ogórek again: the four names are all there."""
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+def test_a_game_tapped_by_mistake_keeps_every_name(new_phone):
+    """Four names, Dureń (two players) tapped by mistake, then Ogórek again: the four names are all there, on each
+    phone in each language (switched in place)."""
+    phone = new_phone(locale=LOCALES["en"], viewport=PHONE)
     page = phone.open("/").page
-    page.check('input[name="game"][value="ogorek"]')
-    for index, name in enumerate(["Kasia", "Łukasz", "Żaneta", "Marta"]):
-        page.fill(f"#player-{index}", name)
-    page.check('input[name="game"][value="duren"]')
-    assert page.locator(".player-row").count() == 2
-    page.check('input[name="game"][value="ogorek"]')
-    assert [page.input_value(f"#player-{i}") for i in range(4)] == ["Kasia", "Łukasz", "Żaneta", "Marta"]
+    for size, lang in CASES:
+        phone.resize(PHONES[size])
+        phone.language(lang)
+        page.check('input[name="game"][value="ogorek"]')
+        for index, name in enumerate(["Kasia", "Łukasz", "Żaneta", "Marta"]):
+            page.fill(f"#player-{index}", name)
+        page.check('input[name="game"][value="duren"]')
+        assert page.locator(".player-row").count() == 2, (size, lang)
+        page.check('input[name="game"][value="ogorek"]')
+        assert [page.input_value(f"#player-{i}") for i in range(4)] == ["Kasia", "Łukasz", "Żaneta", "Marta"], (
+            size, lang)
+        page.fill("#player-0", "")
 
 
 FIVE_NAMES = ["Agnieszka", "Bartłomiej", "Katarzyna", "Małgorzata", "Przemysław"]

@@ -140,6 +140,7 @@ def test_a_stream_on_one_app_server_wakes_when_another_logs_an_event(app, table,
 
 
 @pytest.mark.server
+@pytest.mark.timed  # the server back, writes within 2.5 s: alone
 def test_followers_on_one_gunicorn_get_every_play_posted_through_another(postgres_cluster):
     """Two app servers (gunicorn, gevent workers) on one database: each play posted through the first reaches
     the followers of the second, in order, with the state the second serves."""

@@ -322,6 +322,7 @@ def request(base: str, method: str, path: str, body=None, headers: dict | None =
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a restart of PostgreSQL costs no request the pool's timeout: alone
 def test_on_gunicorn_an_answer_lost_in_commit_is_never_nothing_was_recorded(postgres_cluster):
     """gunicorn (two gevent workers) reaching PostgreSQL through the proxy: a commit whose answer is lost is
     answered 201 with the server there, 503 outcome_unknown with it gone; then a resend without key is refused
@@ -364,6 +365,7 @@ def test_on_gunicorn_an_answer_lost_in_commit_is_never_nothing_was_recorded(post
 
 
 @pytest.mark.server
+@pytest.mark.timed  # a restart of PostgreSQL costs no request the pool's timeout: alone
 def test_on_gunicorn_a_fast_restart_of_postgresql_costs_no_request_the_pool_timeout(postgres_cluster):
     """gunicorn's two workers with several pooled connections each, PostgreSQL restarted with `-m fast`: every
     request after it is answered 200 without waiting the pool's 5 s (before: 503 after 5 s, for half a minute)."""

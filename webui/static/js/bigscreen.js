@@ -7,7 +7,7 @@ import { request } from "./api.js";
 import { follow } from "./follow.js";
 import { h } from "./dom.js";
 import { moneyText, ordinal, t } from "./i18n.js";
-import { standingHeading } from "./evening.js";
+import { redrawWith, standingHeading } from "./evening.js";
 import { rulesOf } from "./play.js";
 import { renderSheet } from "./scoresheet.js";
 import { cardChip } from "./table.js";
@@ -225,5 +225,6 @@ export async function openBigScreen(root, id, games) {
     setTimeout(everyFewSeconds, EVENING_MS);
   };
   window.addEventListener("resize", () => fitSheet(root));
+  redrawWith(() => { shown = ""; draw(); }); // in the language just chosen
   await everyFewSeconds();
 }

@@ -162,6 +162,20 @@ export function eveningView(evening, games) {
     h("img", { class: "qr", src: `${evenings(evening.id)}/qr.svg`, alt: t("evening.follow"), width: 220, height: 220 }));
 }
 
+let redraw = null; // the evening page shown (the evening, its big screen, or the form of a new one), drawn again
+
+/** Draws the evening page shown again, in the language just chosen, from what it last read; false if none is. */
+export function drawEveningAgain() {
+  if (!redraw) return false;
+  redraw();
+  return true;
+}
+
+/** The big screen's own drawing again (bigscreen.js), for `drawEveningAgain`. */
+export function redrawWith(again) {
+  redraw = again;
+}
+
 /**
  * Shows the evening in `root` and keeps it up to date, redrawn only when something changed; the next match's
  * form (on the phone with the evening's key) is drawn once, so that nothing changes under a finger.
@@ -169,15 +183,27 @@ export function eveningView(evening, games) {
 export async function openEvening(root, id, games) {
   if (id === "new") {
     newEveningForm(root);
+    redraw = () => { // what was typed stays
+      const typed = [...root.querySelectorAll("input")].map((input) => [input.id, input.value]);
+      newEveningForm(root);
+      for (const [field, value] of typed) document.getElementById(field).value = value;
+    };
     return;
   }
   let shown = "";
+  let last = null;
   const view = h("div");
   const next = h("div", { class: "evening-next" });
+  redraw = () => {
+    if (!last) return;
+    if (eveningKey(id)) next.replaceChildren(nextMatchLink(last));
+    view.replaceChildren(eveningView(last, games));
+  };
   const draw = async () => {
     try {
       const { data } = await request("GET", evenings(id));
       const text = JSON.stringify(data);
+      last = data;
       if (!shown) {
         root.replaceChildren(next, view); // the next match first: one tap from the top
         if (eveningKey(id)) next.replaceChildren(nextMatchLink(data));

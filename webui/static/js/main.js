@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { follow } from "./follow.js";
 import { bindLanguageButtons, cardText, chooseLanguage, language, setLanguage, t, tn } from "./i18n.js";
 import { correctionRefused } from "./corrections.js";
-import { eveningEntry, openEvening } from "./evening.js";
+import { drawEveningAgain, eveningEntry, openEvening } from "./evening.js";
 import { describeEvent, loadEvents } from "./log.js";
 import { local } from "./local.js";
 import { Outbox } from "./outbox.js";
@@ -233,6 +233,7 @@ function draw() {
     drawClub(); // the club read again, in the language just chosen
     return;
   }
+  if (!app.matchId && drawEveningAgain()) return; // an evening's page, not the start form
   if (!app.matchId) {
     title.textContent = "";
     document.title = "Kibic";
