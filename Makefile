@@ -15,9 +15,10 @@ RUN_STAMP := $(VENV)/.installed-runtime
 CONSTRAINTS := -c constraints.txt
 DATA ?=
 BENCH_STAMP := $(VENV)/.bench-installed
-# The tests share the cores in TEST_WORKERS processes; those that start a real gunicorn (marked `server`: load,
-# slow clients, streams, durability) or time a loop (`timed`) run after them, alone, so that their timings are
-# the code's own and not the other tests'. Three processes on two cores: a browser test waits on the page (it
+# The tests share the cores in TEST_WORKERS processes; those that time something (marked `timed`: a real gunicorn
+# under load, slow clients, streams, deadlines, taps within the page's windows) run after them, alone, so that
+# their timings are the code's own and not the other tests'. A real gunicorn that times nothing (`server` alone:
+# durability, backups, the README's sessions) shares the cores. Three processes on two cores: a browser test waits on the page (it
 # settles 0.35 s after each change) for much of its time, which a third process fills (measured: the browser tests
 # 760 s in two processes, 570 s in five, with the cores 88% busy in four).
 TEST_WORKERS ?= 3
@@ -43,8 +44,8 @@ serve: $(RUN_STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check referee api webui tests bench
 	$(PY) -m api.contract --check
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not (server or timed)" $(PYTEST_ARGS); shared=$$?; \
-	$(PY) -m pytest -m "server or timed" $(PYTEST_ARGS); alone=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not timed" $(PYTEST_ARGS); shared=$$?; \
+	$(PY) -m pytest -m timed $(PYTEST_ARGS); alone=$$?; \
 	if [ $$shared = 5 ] && [ $$alone = 5 ]; then echo "pytest collected no test: the suite is missing or mis-configured"; exit 5; fi; \
 	for rc in $$shared $$alone; do if [ $$rc != 0 ] && [ $$rc != 5 ]; then exit $$rc; fi; done
 
