@@ -50,10 +50,17 @@ def recorded(phone, server_api, match_id: str, seq: int) -> dict:
     return server_api(f"/api/matches/{match_id}/events")["events"]
 
 
-@pytest.mark.parametrize("lang", sorted(LOCALES))
-def test_corrections_on_the_page(new_phone, server_api, lang):
-    t = words(lang)
-    phone = new_phone(locale=LOCALES[lang])
+def in_each_language(phone, seen) -> None:
+    """`seen(lang, t)` with the page in each language, switched in place with the sheet open, as a table does."""
+    first = phone.page.evaluate("() => document.documentElement.lang")
+    for lang in [first, *(other for other in sorted(LOCALES) if other != first)]:
+        phone.language(lang)
+        seen(lang, words(lang))
+
+
+def test_corrections_on_the_page(new_phone, server_api):
+    """One walk; each sheet and each corrected entry of the log looked at in Polish, English and Russian."""
+    phone = new_phone(locale=LOCALES["en"])
     match_id = phone.start_match(SEATS, dealer=0)
     phone.click("#log-deal")  # 1
     # trick 1: N's 2 typed as 4; trick 2 as played (seed deal of the referee's tests)
@@ -65,31 +72,40 @@ def test_corrections_on_the_page(new_phone, server_api, lang):
     phone.tab("log")
     open_entry(phone, 3)
     sheet = phone.page.locator("#correction")
-    assert sheet.locator("#correct-change").inner_text() == t("correct.change")
-    assert sheet.locator("#correct-remove").inner_text() == t("correct.remove")
-    assert sheet.locator("#correct-insert").inner_text() == t("correct.insert")
     phone.calm()
     entry = phone.page.locator('#panel-log li[data-seq="3"]')
     entry.wait_for()  # the log is drawn again when it has been read: measured once it is there
     box = entry.bounding_box()
     assert box is not None
-    phone.screenshot(f"correct-{lang}-menu", full_page=False)
+
+    def menu(lang, t):
+        assert sheet.locator("#correct-change").inner_text() == t("correct.change"), lang
+        assert sheet.locator("#correct-remove").inner_text() == t("correct.remove"), lang
+        assert sheet.locator("#correct-insert").inner_text() == t("correct.insert"), lang
+        phone.screenshot(f"correct-{lang}-menu", full_page=False)
+    in_each_language(phone, menu)
     phone.click("#correct-change")
     phone.page.wait_for_selector('#correction .keypad button[data-card="2"]')
     entry.wait_for()  # drawn again when the log is read again: measured once it is there
     phone.calm()
     assert entry.bounding_box() == box  # the log did not move
-    phone.screenshot(f"correct-{lang}-card", full_page=False)
+    in_each_language(phone, lambda lang, t: phone.screenshot(f"correct-{lang}-card", full_page=False))
+    said_in = phone.page.evaluate("() => document.documentElement.lang")
     phone.click('#correction .keypad button[data-card="2"]')
     events = recorded(phone, server_api, match_id, 10)
     assert events[9] | {"type": "correct", "corrects": 3} == events[9]
     assert events[9]["with"]["card"] == "2" and events[2]["corrected_by"] == 10
+    t = words(said_in)
     corrected = t("event.correct_with", seq=3, what=t("event.play", name="N", card="2"))
-    assert phone.text('#panel-log li[data-seq="10"] .what') == corrected
     phone.page.wait_for_function("(words) => document.querySelector('#correction-answer').textContent.includes(words)",
                                  arg=corrected)
     assert phone.page.locator("#correction-answer").is_visible()
-    phone.screenshot(f"correct-{lang}-corrected", full_page=False)
+
+    def corrected_entry(lang, t):
+        assert phone.text('#panel-log li[data-seq="10"] .what') == t(
+            "event.correct_with", seq=3, what=t("event.play", name="N", card="2")), lang
+        phone.screenshot(f"correct-{lang}-corrected", full_page=False)
+    in_each_language(phone, corrected_entry)
     phone.click("#correct-close")
 
     # trick 3: W 7, N Q; then a penalty typed for W (a stray entry), and E's Q never typed
@@ -110,14 +126,20 @@ def test_corrections_on_the_page(new_phone, server_api, lang):
     phone.page.wait_for_selector('#correction .seat-buttons button[data-seat="0"][aria-pressed="true"]')
     phone.click('#correction .seat-buttons button[data-seat="3"]')
     phone.page.wait_for_selector('#correction .seat-buttons button[data-seat="3"][aria-pressed="true"]')
-    assert phone.text("#correction .correct-ask") == t("correct.ask_insert", seq=13, name="E")
-    phone.screenshot(f"correct-{lang}-insert", full_page=False)
+
+    def insert_asked(lang, t):
+        assert phone.text("#correction .correct-ask") == t("correct.ask_insert", seq=13, name="E"), lang
+        phone.screenshot(f"correct-{lang}-insert", full_page=False)
+    in_each_language(phone, insert_asked)
     phone.click('#correction .keypad button[data-card="Q"]')
     events = recorded(phone, server_api, match_id, 14)
     assert events[13]["before"] == 13 and events[13]["insert"] | {"seat": 3, "card": "Q"} == events[13]["insert"]
-    queen = {"pl": "D", "en": "Q", "ru": "Д"}[lang]
-    assert phone.text('#panel-log li[data-seq="14"] .what') == t(
-        "event.correct_insert", seq=13, what=t("event.play", name="E", card=queen))
+
+    def inserted(lang, t):
+        queen = {"pl": "D", "en": "Q", "ru": "Д"}[lang]
+        assert phone.text('#panel-log li[data-seq="14"] .what') == t(
+            "event.correct_insert", seq=13, what=t("event.play", name="E", card=queen)), lang
+    in_each_language(phone, inserted)
     phone.click("#correct-close")
 
     # the penalty's points: 1 → 3, then the stray penalty removed
@@ -130,12 +152,16 @@ def test_corrections_on_the_page(new_phone, server_api, lang):
     phone.click("#correct-close")
     open_entry(phone, 13)
     phone.click("#correct-remove")
-    assert phone.text("#correction .correct-ask") == t("correct.ask_remove", seq=13)
+    in_each_language(phone, lambda lang, t: assert_text(phone, "#correction .correct-ask",
+                                                        t("correct.ask_remove", seq=13), lang))
     phone.click("#correct-remove-yes")
     events = recorded(phone, server_api, match_id, 16)
     assert events[15] | {"corrects": 13, "remove": True} == events[15]
-    assert phone.text('#panel-log li[data-seq="16"] .what') == t("event.correct_remove", seq=13)
-    phone.screenshot(f"correct-{lang}-removed", full_page=False)
+
+    def removed(lang, t):
+        assert phone.text('#panel-log li[data-seq="16"] .what') == t("event.correct_remove", seq=13), lang
+        phone.screenshot(f"correct-{lang}-removed", full_page=False)
+    in_each_language(phone, removed)
     phone.click("#correct-close")
 
     # the table: trick 3 with W's 7, N's Q and E's Q, S to play; no minus points
@@ -143,10 +169,14 @@ def test_corrections_on_the_page(new_phone, server_api, lang):
     assert state["expected"] == state["expected"] | {"type": "play", "seat": 0}
     phone.tab("table")
     phone.wait_turn(0)
-    phone.screenshot(f"correct-{lang}-table", full_page=False)
+    in_each_language(phone, lambda lang, t: phone.screenshot(f"correct-{lang}-table", full_page=False))
     phone.play(0, "2")  # S's 2 ends trick 3, E's Q (the later of the two) takes it: the match goes on corrected
     phone.wait_turn(3)
     assert server_api(f"/api/matches/{match_id}")["seq"] == 17
+
+
+def assert_text(phone, selector: str, wanted: str, lang: str) -> None:
+    assert phone.text(selector) == wanted, lang
 
 
 def test_a_correction_that_breaks_a_later_entry_is_refused_in_the_sheet(phone, server_api):
