@@ -314,3 +314,12 @@ def table(client) -> Table:
 
 # --- the page in a real browser (tests/test_page_*.py) ----------------------------------------------
 from conftest_browser import chromium, contexts, live_server, new_phone, phone, server_api  # noqa: E402, F401
+
+
+def pytest_collection_modifyitems(items):
+    """The page's tests first, those that start a real server next, the quick rest last: the processes sharing the
+    cores (`make test`) take the long tests while there are many left and end on short ones, so that none of them
+    finishes a long test alone at the end (xdist's `worksteal` hands a waiting process half of another's rest)."""
+    def weight(item) -> int:
+        return 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("server") else 2
+    items.sort(key=weight)
