@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives import serialization
 
 from api import tls
 
-pytestmark = [pytest.mark.server, pytest.mark.browser, pytest.mark.timed]  # a certificate made again within 30 s
+pytestmark = [pytest.mark.server, pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "club.lan"
@@ -332,6 +332,7 @@ def served_certificate(port: int, ca: Path) -> bytes:
         return wrapped.getpeercert(binary_form=True)
 
 
+@pytest.mark.timed  # the certificate made again is served within 30 s: alone
 def test_a_certificate_made_again_while_serving_is_served_without_a_restart(tmp_path):
     """The running box looks at its certificate (here every second, not every hour): one to be made again (here
     one gone) is made and served by new workers, trusted as before, and the server never stopped answering."""
