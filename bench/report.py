@@ -316,8 +316,9 @@ def profile_part(profile: dict | None) -> str:
     return "\n".join([
         "## Where the time goes",
         "",
-        "pyinstrument over Ogurets plays and polls served in-process by the Flask test client (no network, "
-        "no gunicorn), its samples summed by the layer of the code they were in:",
+        "pyinstrument (cProfile's own times where pyinstrument is not installed) over Ogurets plays and polls "
+        "served in-process by the Flask test client (no network, no gunicorn), summed by the layer of the code "
+        "they were in:",
         "",
         table(["layer"] + kinds, rows),
         "",
