@@ -27,27 +27,30 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8, help="clients writing at once in the load run")
     parser.add_argument("--http", action="store_true",
                         help="part 2 alone (kept alive and a new connection per request), printed, not written")
+    parser.add_argument("--capacity", type=int, nargs="*", metavar="TABLES",
+                        help="part 5 alone, printed, not written: the steps given (the part's own without any), each "
+                             "until one misses a goal")
+    parser.add_argument("--followers", type=int, default=capacity.FOLLOWERS,
+                        help="phones on each table's stream in part 5")
+    parser.add_argument("--seconds", type=float, help="how long each step of part 5 taps")
     args = parser.parse_args()
+    capacity.FOLLOWERS = args.followers
     quick = args.quick
     results: dict = {"quick": quick, "clients": args.clients, "workers": servers.WORKERS, "turns": load.TURNS}
     if args.http:
         over_http(results, growth=False)
         print(report.http_part(results))
         return
+    if args.capacity is not None:
+        results["capacity"] = tables_held(tuple(args.capacity) or capacity.STEPS, args.seconds or 20)
+        print(report.capacity_part(results["capacity"]))
+        return
 
     print("1. engine: random full matches ...", flush=True)
     results["engine"] = engine.run(seconds=0.5 if quick else 4.0)
     over_http(results)
 
-    with tempfile.TemporaryDirectory(prefix="kibic-bench-") as folder:
-        server = servers.Gunicorn(env={"REFEREE_DB": str(Path(folder) / "referee.db")})
-        try:
-            base = server.start()
-            print("5. capacity: tables tapping every 2 s, three phones on each stream ...", flush=True)
-            results["capacity"] = capacity.run(base, server.process.pid, seconds=4 if quick else 20,
-                                               steps=(50, 100) if quick else capacity.STEPS)
-        finally:
-            server.stop()
+    results["capacity"] = tables_held((50, 100) if quick else capacity.STEPS, args.seconds or (4 if quick else 20))
 
     print("6. PostgreSQL: writes and a follower's wait on one and two app servers, against SQLite ...", flush=True)
     results["postgresql"] = postgres.run(args.clients, seconds=3 if quick else 20, follows=10 if quick else 40)
@@ -101,6 +104,19 @@ def over_http(results: dict, growth: bool = True) -> None:
         finally:
             kibic_server.stop()
             floor_server.stop()
+
+
+def tables_held(steps: tuple[int, ...], seconds: float) -> list:
+    """Part 5: a gunicorn of its own, tables added in `steps` until one misses a goal."""
+    with tempfile.TemporaryDirectory(prefix="kibic-bench-") as folder:
+        server = servers.Gunicorn(env={"REFEREE_DB": str(Path(folder) / "referee.db")})
+        try:
+            base = server.start()
+            print(f"5. capacity: tables tapping every {capacity.TAP_EVERY:.0f} s, {capacity.FOLLOWERS} phones on "
+                  "each stream ...", flush=True)
+            return capacity.run(base, server.process.pid, seconds=seconds, steps=steps)
+        finally:
+            server.stop()
 
 
 def memory(game: str, count: int, events: int) -> dict:
