@@ -1,8 +1,9 @@
 """`python -m bench.inprocess [PLAYS]`: where a kept-alive tap's CPU goes, in-process, by layer (cProfile).
 
 A play posted through the WSGI app as gunicorn calls it on a kept-alive connection (no connection set up), then the
-same event's stream message built by a second app on the same file (as the worker that did not answer the tap
-builds it for its followers), then a poll that finds it. Each kind's CPU per request (all threads, from
+same event's stream message built by the same app (as the worker that answered the tap builds it for its followers,
+at the seq its watcher's look found) and by a second app on the same file (as the worker that did not answer the tap
+builds it), then a poll that finds it. Each kind's CPU per request (all threads, from
 `time.process_time`, cProfile's own cost included) and cProfile's own time of each function summed by layer
 (`bench.profile.layer`). Steadier than the wall clock on a shared machine; the served figures are parts 2 and 5.
 """
@@ -25,7 +26,8 @@ from .load import endless_match
 from .profile import layer
 from .tables import SCORED, SCORED_OPTIONS, players
 
-KINDS = ("post a play", "stream message, the other worker", "poll, changed (200)")
+KINDS = ("post a play", "stream message, the worker that answered", "stream message, the other worker",
+         "poll, changed (200)")
 
 
 def shares(profile: cProfile.Profile) -> Counter[str]:
@@ -59,22 +61,28 @@ def run(plays: int) -> dict[str, tuple[float, Counter[str]]]:
 
         commands = endless_match(random.Random(1), plays + 50)
         for command in commands[:50]:  # warm up: imports, caches, the first deal
-            served(app, posted(command))
-            stream.message(other, made["id"])
+            seq = json.loads(served(app, posted(command))[1])["event"]["seq"]
+            stream.message(app, made["id"], seq)
+            stream.message(other, made["id"], seq)
         profiles = {kind: cProfile.Profile() for kind in KINDS}
         cpu: Counter[str] = Counter()
         for command in commands[50:50 + plays]:
             environs = {KINDS[0]: posted(command),  # made before the clock starts
-                        KINDS[2]: EnvironBuilder(path=path, headers={"Host": "127.0.0.1"}).get_environ()}
+                        KINDS[3]: EnvironBuilder(path=path, headers={"Host": "127.0.0.1"}).get_environ()}
+            seq = None
             for kind in KINDS:
                 began = time.process_time()
                 profiles[kind].enable()
-                if kind in environs:
+                if kind == KINDS[0]:
+                    answer = served(app, environs[kind])[1]
+                elif kind in environs:
                     served(app, environs[kind])
-                else:
-                    stream.message(other, made["id"])
+                else:  # the seq the watcher's look found
+                    stream.message(app if kind == KINDS[1] else other, made["id"], seq)
                 profiles[kind].disable()
                 cpu[kind] += time.process_time() - began
+                if kind == KINDS[0]:
+                    seq = json.loads(answer)["event"]["seq"]
         return {kind: (cpu[kind] / plays, shares(profiles[kind])) for kind in KINDS}
 
 
