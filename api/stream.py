@@ -17,8 +17,11 @@ closing (a phone out of the Wi-Fi) is found at a write, as before.
 
 Any process may have logged the event: each process looks up the latest seq of every match its streams
 follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
-new state once for all its streams of that match (none at all when this process answered the play and no hand
-is secret: `matches.state` keeps the state it built). Streams hold no database connection while they wait.
+new message once for all its streams of that match: the state (none at all when this process answered the play and
+no hand is secret: `matches.state` keeps the state it built) encoded once, the same bytes sent on every stream. A
+match this process holds at the seq the look found is not read from the log again; the store is looked at all the
+same, once per message, for a restore of the data (`Store.generation`). Streams hold no database connection while
+they wait.
 A store that tells of every event logged by any app server (PostgreSQL's `LISTEN`/`NOTIFY`, `Store.listen`)
 wakes the streams at once instead, and the looks, every second then, only make sure nothing was missed.
 """
@@ -75,11 +78,16 @@ def last_event_id() -> int | None:
     return int(value)
 
 
-def message(app: Flask, match_id: str) -> tuple[int, str]:
-    """The match's latest state as one event of the stream: its seq and its text."""
-    with app.app_context(), matches.current_match(match_id) as match:
-        body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers a reader without the key
-        return match.seq, f"id: {match.seq}\ndata: {app.json.dumps(body)}\n\n"
+def message(app: Flask, match_id: str, seq: int | None = None) -> tuple[int, bytes]:
+    """The match's latest state as one event of the stream: its seq and its bytes, encoded once for every stream of
+    the match in this process. `seq` is the latest seq the watcher saw: a match this process holds at that seq (it
+    answered the play) is not looked up in the log again. The store is looked at all the same, for a restore of the
+    data since (`Store.generation`: the first look notices it, and the matches held are forgotten)."""
+    with app.app_context():
+        store.current().generation()
+        with matches.current_match(match_id, seq) as match:
+            body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers without the key
+            return match.seq, b"id: %d\ndata: %s\n\n" % (match.seq, app.json.encode(body))
 
 
 class Departure:
@@ -115,7 +123,18 @@ class Followed:
     seq: int
     streams: int = 0
     changed: threading.Event = field(default_factory=threading.Event)
-    built: tuple[int, str] | None = None  # the latest message, built once for all the streams
+    built: tuple[int, bytes] | None = None  # the latest message, built once for all the streams
+    building: threading.Lock = field(default_factory=threading.Lock)  # (a greenlet's own on gevent's loop)
+
+    def latest(self, app: Flask) -> tuple[int, bytes]:
+        """The message of the latest seq seen, built by the first stream to want it, shared by the others."""
+        built = self.built
+        if built is None or built[0] < self.seq:
+            with self.building:
+                built = self.built
+                if built is None or built[0] < self.seq:
+                    built = self.built = message(app, self.match_id, self.seq)
+        return built
 
     def moved_on(self, seq: int) -> None:
         if seq > self.seq:
@@ -162,13 +181,13 @@ class Watch:
             if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
                 del self.followed[followed.match_id]
 
-    def messages(self, followed: Followed, sent: int, sock=None, stopping=None) -> Iterator[str]:
+    def messages(self, followed: Followed, sent: int, sock=None, stopping=None) -> Iterator[bytes]:
         """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
         ends when its client closes the connection (`sock`, the connection's socket, where the server gives it) or
         the worker stops (`stopping`, its event, where the worker gives it)."""
         departure, wait = None, waited
         try:
-            yield f"retry: {RETRY_MS}\n\n"
+            yield b"retry: %d\n\n" % RETRY_MS
             departure = Departure.of(sock, stopping)  # here, where the `finally` below is sure to stop its watcher
             if departure is not None:
                 wait = departure.wait
@@ -176,16 +195,14 @@ class Watch:
             while departure is None or not departure.ended():
                 changed = followed.changed
                 if followed.seq > sent:
-                    if followed.built is None or followed.built[0] < followed.seq:
-                        followed.built = message(self.app, followed.match_id)
-                    seq, text = followed.built
+                    seq, text = followed.latest(self.app)
                     if seq > sent:
                         sent = seq
                         yield text
                         quiet_since = time.monotonic()
                         continue
                 if not wait(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
-                    yield ": idle\n\n"
+                    yield b": idle\n\n"
                     quiet_since = time.monotonic()
         except (StoreError, ApiError, OSError) as exc:  # storage out of order: the client reconnects or polls
             log.warning("a stream of match %s ends: %s", followed.match_id, exc)
