@@ -296,8 +296,7 @@ def state(match_id: str, match: Match, keyed: bool) -> dict:
     held = cache()
     built = held.built(match_id, match, form)
     if built is None:
-        built = {"id": match_id, "evening": held.evening(match_id), **shown.view(),
-                 "history": encoding.history_text(match)}
+        built = {"id": match_id, "evening": held.evening(match_id), **shown.view(encoding.history_text(match))}
         held.keep_built(match_id, match, form, built)
     return built
 
