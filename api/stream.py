@@ -93,26 +93,31 @@ def message(app: Flask, match_id: str, seq: int | None = None) -> tuple[int, byt
 class Departure:
     """Whether a stream's client has closed its connection (or its worker stops), told by a greenlet that watches
     the stream's socket (`loop.SocketEnd`): for streams served by gunicorn's gevent worker only (`of` answers None
-    elsewhere, and the stream then learns of it at a write)."""
+    elsewhere, and the stream then learns of it at a write). Either wakes the streams of the match (`wake`), which
+    wait for the match alone: one event to wait on costs each stream less at each message than three."""
 
-    def __init__(self, sock, stopping=None):
-        self.end = loop.SocketEnd(sock)
+    def __init__(self, sock, stopping=None, wake=None):
+        self.wake = wake or (lambda: None)
+        self.end = loop.SocketEnd(sock, self.wake)
         self.stopping = stopping  # the worker's event, set when it stops: the stream ends too
+        if stopping is not None:
+            stopping.rawlink(self.stops)
 
     @classmethod
-    def of(cls, sock, stopping=None) -> Departure | None:
-        return cls(sock, stopping) if sock is not None and loop.on_gevent_loop() else None
+    def of(cls, sock, stopping=None, wake=None) -> Departure | None:
+        return cls(sock, stopping, wake) if sock is not None and loop.on_gevent_loop() else None
+
+    def stops(self, _stopping) -> None:
+        self.wake()
 
     def ended(self) -> bool:
         """The client left, or the worker stops."""
         return self.end.gone.is_set() or (self.stopping is not None and self.stopping.is_set())
 
-    def wait(self, changed: threading.Event, seconds: float) -> bool:
-        """Waits up to `seconds` for the match to move on or the client to leave: whether either happened."""
-        return self.end.wait([changed] + ([self.stopping] if self.stopping is not None else []), seconds)
-
     def stop(self) -> None:
         self.end.stop()
+        if self.stopping is not None:
+            self.stopping.unlink(self.stops)
 
 
 @dataclass
@@ -138,8 +143,13 @@ class Followed:
 
     def moved_on(self, seq: int) -> None:
         if seq > self.seq:
-            self.seq, woken, self.changed = seq, self.changed, threading.Event()
-            woken.set()
+            self.seq = seq
+            self.wake()
+
+    def wake(self) -> None:
+        """Wakes every stream of the match (it moved on, or one of its streams' clients left): each looks again."""
+        woken, self.changed = self.changed, threading.Event()
+        woken.set()
 
 
 class Watch:
@@ -185,12 +195,11 @@ class Watch:
         """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
         ends when its client closes the connection (`sock`, the connection's socket, where the server gives it) or
         the worker stops (`stopping`, its event, where the worker gives it)."""
-        departure, wait = None, waited
+        departure = None
         try:
             yield b"retry: %d\n\n" % RETRY_MS
-            departure = Departure.of(sock, stopping)  # here, where the `finally` below is sure to stop its watcher
-            if departure is not None:
-                wait = departure.wait
+            # here, where the `finally` below is sure to stop its watcher
+            departure = Departure.of(sock, stopping, followed.wake)
             quiet_since = time.monotonic()
             while departure is None or not departure.ended():
                 changed = followed.changed
@@ -201,7 +210,7 @@ class Watch:
                         yield text
                         quiet_since = time.monotonic()
                         continue
-                if not wait(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
+                if not waited(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
                     yield b": idle\n\n"
                     quiet_since = time.monotonic()
         except (StoreError, ApiError, OSError) as exc:  # storage out of order: the client reconnects or polls
