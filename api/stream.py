@@ -81,11 +81,14 @@ def last_event_id() -> int | None:
 def message(app: Flask, match_id: str, seq: int | None = None) -> tuple[int, bytes]:
     """The match's latest state as one event of the stream: its seq and its bytes, encoded once for every stream of
     the match in this process. `seq` is the latest seq the watcher saw: a match this process holds at that seq (it
-    answered the play) is not looked up in the log again. The store is looked at all the same, for a restore of the
-    data since (`Store.generation`: the first look notices it, and the matches held are forgotten)."""
+    answered the play) is not looked up in the log again, the store looked at all the same for a restore of the data
+    since (`Store.generation`: the first look notices it, and the matches held are forgotten); a match held behind it
+    reads its news as a request's does."""
     with app.app_context():
-        store.current().generation()
-        with matches.current_match(match_id, seq) as match:
+        held = seq is not None and matches.cache().holds(match_id, seq)  # else its news are read, as a request's
+        if held:
+            store.current().generation()
+        with matches.current_match(match_id, seq if held else None) as match:
             body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers without the key
             return match.seq, b"id: %d\ndata: %s\n\n" % (match.seq, app.json.encode(body))
 

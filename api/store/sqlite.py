@@ -545,10 +545,10 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def events(self, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
-        rows = get_db().query(
+        rows = get_db().execute(
             "SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             [match_id, after, LAST_SEQ if upto is None else upto])
-        return [logged_event(row["payload"], row["seq"]) for row in rows]
+        return [logged_event(payload, seq) for seq, payload in rows]
 
     @sqlite_faults
     def event(self, match_id: str, seq: int) -> dict:
