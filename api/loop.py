@@ -79,14 +79,15 @@ def waiter():
 
 class SocketEnd:
     """Whether a client closed its connection, told by a greenlet that waits for its socket to be readable (a
-    client sends nothing more once its request is in, so readable means the end of the connection); `others`
-    are events (the match moved on, the worker stops) that `wait` waits for too. On gevent's loop only."""
+    client sends nothing more once its request is in, so readable means the end of the connection), which then
+    calls `told` (the streams of the match wake, and this one sees its end). On gevent's loop only."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, told: Callable[[], None] | None = None):
         import gevent
         from gevent.event import Event
 
         self.sock = sock
+        self.told = told
         self.gone = Event()
         self.watcher = gevent.spawn(self.watch)
 
@@ -102,12 +103,8 @@ class SocketEnd:
             sent = b""
         if not sent:  # the end of the connection (a client that sends bytes on a stream is left to the writes)
             self.gone.set()
-
-    def wait(self, others: list, seconds: float) -> bool:
-        """Waits up to `seconds` for the client to leave or any of `others` to be set: whether one was."""
-        import gevent
-
-        return bool(gevent.wait([*others, self.gone], timeout=seconds, count=1))
+            if self.told is not None:
+                self.told()
 
     def stop(self) -> None:
         self.watcher.kill(block=False)

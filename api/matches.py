@@ -67,6 +67,12 @@ class MatchCache:
             for held in (self.matches, self.evenings, self.key_hashes, self.states):
                 held.clear()
 
+    def holds(self, match_id: str, seq: int) -> bool:
+        """Whether the process holds the match as it stood after event `seq`."""
+        with self.lock:
+            held = self.matches.get(match_id)
+        return held is not None and held.seq == seq
+
     def take(self, match_id: str) -> Match | None:
         with self.lock:
             return self.matches.pop(match_id, None)
@@ -296,8 +302,7 @@ def state(match_id: str, match: Match, keyed: bool) -> dict:
     held = cache()
     built = held.built(match_id, match, form)
     if built is None:
-        built = {"id": match_id, "evening": held.evening(match_id), **shown.view(),
-                 "history": encoding.history_text(match)}
+        built = {"id": match_id, "evening": held.evening(match_id), **shown.view(encoding.history_text(match))}
         held.keep_built(match_id, match, form, built)
     return built
 

@@ -17,8 +17,11 @@ closing (a phone out of the Wi-Fi) is found at a write, as before.
 
 Any process may have logged the event: each process looks up the latest seq of every match its streams
 follow in one query every 0.1 s (`Watch`), wakes only the streams whose match moved on, and builds each
-new state once for all its streams of that match (none at all when this process answered the play and no hand
-is secret: `matches.state` keeps the state it built). Streams hold no database connection while they wait.
+new message once for all its streams of that match: the state (none at all when this process answered the play and
+no hand is secret: `matches.state` keeps the state it built) encoded once, the same bytes sent on every stream. A
+match this process holds at the seq the look found is not read from the log again; the store is looked at all the
+same, once per message, for a restore of the data (`Store.generation`). Streams hold no database connection while
+they wait.
 A store that tells of every event logged by any app server (PostgreSQL's `LISTEN`/`NOTIFY`, `Store.listen`)
 wakes the streams at once instead, and the looks, every second then, only make sure nothing was missed.
 """
@@ -75,36 +78,49 @@ def last_event_id() -> int | None:
     return int(value)
 
 
-def message(app: Flask, match_id: str) -> tuple[int, str]:
-    """The match's latest state as one event of the stream: its seq and its text."""
-    with app.app_context(), matches.current_match(match_id) as match:
-        body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers a reader without the key
-        return match.seq, f"id: {match.seq}\ndata: {app.json.dumps(body)}\n\n"
+def message(app: Flask, match_id: str, seq: int | None = None) -> tuple[int, bytes]:
+    """The match's latest state as one event of the stream: its seq and its bytes, encoded once for every stream of
+    the match in this process. `seq` is the latest seq the watcher saw: a match this process holds at that seq (it
+    answered the play) is not looked up in the log again, the store looked at all the same for a restore of the data
+    since (`Store.generation`: the first look notices it, and the matches held are forgotten); a match held behind it
+    reads its news as a request's does."""
+    with app.app_context():
+        held = seq is not None and matches.cache().holds(match_id, seq)  # else its news are read, as a request's
+        if held:
+            store.current().generation()
+        with matches.current_match(match_id, seq if held else None) as match:
+            body = matches.state(match_id, match, keyed=False)  # as GET /api/matches/{id} answers without the key
+            return match.seq, b"id: %d\ndata: %s\n\n" % (match.seq, app.json.encode(body))
 
 
 class Departure:
     """Whether a stream's client has closed its connection (or its worker stops), told by a greenlet that watches
     the stream's socket (`loop.SocketEnd`): for streams served by gunicorn's gevent worker only (`of` answers None
-    elsewhere, and the stream then learns of it at a write)."""
+    elsewhere, and the stream then learns of it at a write). Either wakes the streams of the match (`wake`), which
+    wait for the match alone: one event to wait on costs each stream less at each message than three."""
 
-    def __init__(self, sock, stopping=None):
-        self.end = loop.SocketEnd(sock)
+    def __init__(self, sock, stopping=None, wake=None):
+        self.wake = wake or (lambda: None)
+        self.end = loop.SocketEnd(sock, self.wake)
         self.stopping = stopping  # the worker's event, set when it stops: the stream ends too
+        if stopping is not None:
+            stopping.rawlink(self.stops)
 
     @classmethod
-    def of(cls, sock, stopping=None) -> Departure | None:
-        return cls(sock, stopping) if sock is not None and loop.on_gevent_loop() else None
+    def of(cls, sock, stopping=None, wake=None) -> Departure | None:
+        return cls(sock, stopping, wake) if sock is not None and loop.on_gevent_loop() else None
+
+    def stops(self, _stopping) -> None:
+        self.wake()
 
     def ended(self) -> bool:
         """The client left, or the worker stops."""
         return self.end.gone.is_set() or (self.stopping is not None and self.stopping.is_set())
 
-    def wait(self, changed: threading.Event, seconds: float) -> bool:
-        """Waits up to `seconds` for the match to move on or the client to leave: whether either happened."""
-        return self.end.wait([changed] + ([self.stopping] if self.stopping is not None else []), seconds)
-
     def stop(self) -> None:
         self.end.stop()
+        if self.stopping is not None:
+            self.stopping.unlink(self.stops)
 
 
 @dataclass
@@ -115,12 +131,28 @@ class Followed:
     seq: int
     streams: int = 0
     changed: threading.Event = field(default_factory=threading.Event)
-    built: tuple[int, str] | None = None  # the latest message, built once for all the streams
+    built: tuple[int, bytes] | None = None  # the latest message, built once for all the streams
+    building: threading.Lock = field(default_factory=threading.Lock)  # (a greenlet's own on gevent's loop)
+
+    def latest(self, app: Flask) -> tuple[int, bytes]:
+        """The message of the latest seq seen, built by the first stream to want it, shared by the others."""
+        built = self.built
+        if built is None or built[0] < self.seq:
+            with self.building:
+                built = self.built
+                if built is None or built[0] < self.seq:
+                    built = self.built = message(app, self.match_id, self.seq)
+        return built
 
     def moved_on(self, seq: int) -> None:
         if seq > self.seq:
-            self.seq, woken, self.changed = seq, self.changed, threading.Event()
-            woken.set()
+            self.seq = seq
+            self.wake()
+
+    def wake(self) -> None:
+        """Wakes every stream of the match (it moved on, or one of its streams' clients left): each looks again."""
+        woken, self.changed = self.changed, threading.Event()
+        woken.set()
 
 
 class Watch:
@@ -162,30 +194,27 @@ class Watch:
             if followed.streams == 0 and self.followed.get(followed.match_id) is followed:
                 del self.followed[followed.match_id]
 
-    def messages(self, followed: Followed, sent: int, sock=None, stopping=None) -> Iterator[str]:
+    def messages(self, followed: Followed, sent: int, sock=None, stopping=None) -> Iterator[bytes]:
         """One stream: its messages, as the match moves on, with a comment now and then while it does not; it
         ends when its client closes the connection (`sock`, the connection's socket, where the server gives it) or
         the worker stops (`stopping`, its event, where the worker gives it)."""
-        departure, wait = None, waited
+        departure = None
         try:
-            yield f"retry: {RETRY_MS}\n\n"
-            departure = Departure.of(sock, stopping)  # here, where the `finally` below is sure to stop its watcher
-            if departure is not None:
-                wait = departure.wait
+            yield b"retry: %d\n\n" % RETRY_MS
+            # here, where the `finally` below is sure to stop its watcher
+            departure = Departure.of(sock, stopping, followed.wake)
             quiet_since = time.monotonic()
             while departure is None or not departure.ended():
                 changed = followed.changed
                 if followed.seq > sent:
-                    if followed.built is None or followed.built[0] < followed.seq:
-                        followed.built = message(self.app, followed.match_id)
-                    seq, text = followed.built
+                    seq, text = followed.latest(self.app)
                     if seq > sent:
                         sent = seq
                         yield text
                         quiet_since = time.monotonic()
                         continue
-                if not wait(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
-                    yield ": idle\n\n"
+                if not waited(changed, max(0.0, quiet_since + IDLE_SECONDS - time.monotonic())):
+                    yield b": idle\n\n"
                     quiet_since = time.monotonic()
         except (StoreError, ApiError, OSError) as exc:  # storage out of order: the client reconnects or polls
             log.warning("a stream of match %s ends: %s", followed.match_id, exc)

@@ -30,7 +30,7 @@ FOLLOWERS = 3
 TAP_P99_GOAL = 0.100
 FOLLOW_GOAL = 1.0
 LOGS = 12  # distinct matches the tables replay
-STEPS = (100, 250, 500, 750, 1000, 1250, 1500, 2000)
+STEPS = (100, 250, 500, 750, 1000, 1250, 1500, 2000, 2500)
 
 
 @dataclass
@@ -43,6 +43,7 @@ class Step:
     errors: list[str] = field(default_factory=list)
     rss_mib: float = 0.0  # the server's workers' resident memory at the end of the step
     server_cpu: float = 0.0  # CPU seconds the server's workers used during the step
+    tapping_cpu: float = 0.0  # of those, from the first tap to the last tap's messages (no tables set up)
     client_cpu: float = 0.0  # CPU seconds this client used during the step
     wall: float = 0.0  # the whole step's wall time: its tables set up, tapping, the last messages awaited
     machine: dict = field(default_factory=dict)  # `bench.probe`'s commits and wake-ups during the step
@@ -56,6 +57,10 @@ class Step:
 
     def follow_max(self) -> float:
         return max(self.follows) if self.follows else float("inf")
+
+    def cpu_per_tap(self) -> float:
+        """The server's CPU seconds per tap while the tables tapped: the tap, its three messages, the looks."""
+        return self.tapping_cpu / len(self.taps) if self.taps and self.tapping_cpu else float("inf")
 
     def held(self) -> bool:
         return (not self.errors and self.missed == 0 and self.tap_p99() < TAP_P99_GOAL
@@ -167,7 +172,8 @@ class Table:
             writer.close()
 
 
-async def run_step(base: str, tables: int, seconds: float, played: list[tuple[str, list[dict]]]) -> Step:
+async def run_step(base: str, tables: int, seconds: float, played: list[tuple[str, list[dict]]],
+                   master: int | None = None) -> Step:
     step = Step(tables)
     rng = random.Random(tables)
     stop = asyncio.Event()
@@ -189,7 +195,7 @@ async def run_step(base: str, tables: int, seconds: float, played: list[tuple[st
             await table.tap(step)
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), worker_cpu(master) if master else 0.0
     scorers = [asyncio.create_task(scorer(table)) for table in everyone]
     await asyncio.sleep(seconds)
     for task in scorers:
@@ -197,6 +203,7 @@ async def run_step(base: str, tables: int, seconds: float, played: list[tuple[st
     await asyncio.gather(*scorers, return_exceptions=True)
     step.seconds = time.perf_counter() - started
     await asyncio.sleep(FOLLOW_GOAL + 0.5)  # the last taps' messages
+    step.tapping_cpu = worker_cpu(master) - cpu if master else 0.0
     stop.set()
     for task in followers:
         task.cancel()
@@ -221,7 +228,7 @@ def run(base: str, master: int, seconds: float, steps: tuple[int, ...] = STEPS) 
         server, client, began = worker_cpu(master), own_cpu(), time.perf_counter()
         probe = subprocess.Popen([sys.executable, "-m", "bench.probe", str(seconds)], stdout=subprocess.PIPE,
                                  text=True)
-        step = asyncio.run(run_step(base, tables, seconds, played))
+        step = asyncio.run(run_step(base, tables, seconds, played, master))
         step.server_cpu, step.client_cpu = worker_cpu(master) - server, own_cpu() - client
         step.wall = time.perf_counter() - began
         step.machine = json.loads(probe.communicate(timeout=seconds + 60)[0])

@@ -14,7 +14,7 @@ import random
 import sys
 import time
 from functools import partial
-from http.client import HTTPConnection
+from http.client import HTTPConnection, RemoteDisconnected
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -52,21 +52,55 @@ MATCHES = {game: partial(whole_match, game) for game in GAMES}
 
 # --- matches over HTTP ---------------------------------------------------------------------------
 
+class Link:
+    """Requests to one server from one client: on one connection held open across them, as a phone holds its own
+    (`keep_alive`), or each on a new connection, closed after its answer."""
+
+    def __init__(self, base: str, keep_alive: bool = True):
+        url = urlsplit(base)
+        self.host, self.port, self.keep_alive = url.hostname, url.port, keep_alive
+        self.connection: HTTPConnection | None = None
+
+    def call(self, method: str, path: str, body: object = None, headers: dict | None = None):
+        """(status, headers, body, seconds): the seconds from sending (from connecting, on a new connection) to the
+        answer's last byte. A kept-alive connection the server closed while idle is opened again once."""
+        data = json.dumps(body).encode() if body is not None else None
+        sent = {"Content-Type": "application/json"} if data is not None else {}
+        sent.update(headers or {})
+        reused = self.connection is not None
+        start = time.perf_counter()
+        try:
+            response, payload = self.exchange(method, path, data, sent)
+        except (RemoteDisconnected, ConnectionError):
+            self.close()
+            if not reused:
+                raise
+            start = time.perf_counter()
+            response, payload = self.exchange(method, path, data, sent)
+        if not self.keep_alive or response.will_close:
+            self.close()
+        return response.status, dict(response.getheaders()), payload, time.perf_counter() - start
+
+    def exchange(self, method: str, path: str, data: bytes | None, headers: dict):
+        if self.connection is None:
+            self.connection = HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+            return response, response.read()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = None
+
+
 def call(base: str, method: str, path: str, body: object = None, headers: dict | None = None):
-    """One request on a new connection (gunicorn's sync workers close each one): (status, headers, body, seconds)."""
-    url = urlsplit(base)
-    data = json.dumps(body).encode() if body is not None else None
-    sent = {"Content-Type": "application/json"} if data is not None else {}
-    sent.update(headers or {})
-    start = time.perf_counter()
-    connection = HTTPConnection(url.hostname, url.port, timeout=30)
-    try:
-        connection.request(method, path, body=data, headers=sent)
-        response = connection.getresponse()
-        payload = response.read()
-    finally:
-        connection.close()
-    return response.status, dict(response.getheaders()), payload, time.perf_counter() - start
+    """One request on a new connection, closed after its answer: (status, headers, body, seconds)."""
+    return Link(base, keep_alive=False).call(method, path, body, headers)
 
 
 class StateFace:
@@ -100,10 +134,11 @@ class HttpMatch(StateFace):
     event's latency is kept in `posted` as (seq, seconds).
     """
 
-    def __init__(self, base: str, game: str, players: list[str], options: dict | None = None):
-        self.base = base
-        status, _, body, _ = call(base, "POST", "/api/matches", {"game": game, "players": players,
-                                                                 "options": options or {}, "stake": "1"})
+    def __init__(self, base: str, game: str, players: list[str], options: dict | None = None,
+                 keep_alive: bool = False):
+        self.base, self.link = base, Link(base, keep_alive)
+        status, _, body, _ = self.link.call("POST", "/api/matches", {"game": game, "players": players,
+                                                                     "options": options or {}, "stake": "1"})
         if status != 201:
             raise RuntimeError(f"creating a match: {status} {body[:300]!r}")
         created = json.loads(body)
@@ -111,8 +146,8 @@ class HttpMatch(StateFace):
         self.posted: list[tuple[int, float]] = []
 
     def play(self, command: dict, lot=None) -> tuple[dict, list[dict], list[dict]]:
-        status, _, body, seconds = call(self.base, "POST", f"/api/matches/{self.id}/events", command,
-                                        {"Authorization": f"Bearer {self.key}"})
+        status, _, body, seconds = self.link.call("POST", f"/api/matches/{self.id}/events", command,
+                                                  {"Authorization": f"Bearer {self.key}"})
         answer = json.loads(body)
         if status == 409 and "forceable" in answer["error"]["details"]:
             error = answer["error"]
@@ -127,15 +162,16 @@ class HttpMatch(StateFace):
 
 class Scorer:
     """The phone that logs a table's match over HTTP, one event per `step`, its moves from the game's table
-    simulator; a new match starts when one is over. The `SCORED` game is played with `SCORED_OPTIONS`."""
+    simulator; a new match starts when one is over. The `SCORED` game is played with `SCORED_OPTIONS`. With
+    `keep_alive`, each match's requests go on one connection held open."""
 
-    def __init__(self, base: str, game: str, rng: random.Random):
-        self.base, self.game, self.rng = base, game, rng
+    def __init__(self, base: str, game: str, rng: random.Random, keep_alive: bool = False):
+        self.base, self.game, self.rng, self.keep_alive = base, game, rng, keep_alive
         self.new_match()
 
     def new_match(self) -> None:
         options = SCORED_OPTIONS if self.game == SCORED else {}
-        self.match = HttpMatch(self.base, self.game, players(self.game), options)
+        self.match = HttpMatch(self.base, self.game, players(self.game), options, self.keep_alive)
         self.table = SIMULATORS[self.game](self.match, self.rng)
 
     def step(self) -> None:

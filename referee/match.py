@@ -294,7 +294,9 @@ class Match:
         return [{**shown(e), "undone_by": undone.get(e["seq"]), "corrected_by": corrected.get(e["seq"])}
                 for e in events]
 
-    def view(self) -> dict:
+    def view(self, history: object = None) -> dict:
+        """What the table sees of the match; `history` stands for the list of the deals played (a caller that keeps
+        its own text of it: the list is not copied then)."""
         state = self.state
         where = {seat: first for seat, (first, _) in places(self.game.ranking(state)).items()}
         players = []
@@ -321,7 +323,7 @@ class Match:
             "deal": self.game.deal_view(state),
             "expected": self.expected(),
             "findings": [f.as_dict() for f in sorted(state.findings, key=lambda f: (f.seq, f.proof_seq))],
-            "history": list(state.history),
+            "history": list(state.history) if history is None else history,
             "settlement": self.settlement() if state.finished else None,
             "seq": self.seq,
         }

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_app_context
 from sqlite_utils import Database, Migrations
 
 from ..loop import real_lock
@@ -56,7 +56,7 @@ from .base import (
     payload_text,
     storage_unavailable,
 )
-from .sqlite_file import HeaderReader, file_identity, open_checked
+from .sqlite_file import HeaderReader, file_identity, open_checked, renewed
 from .sqlite_writer import Writer
 
 log = logging.getLogger(__name__)
@@ -228,9 +228,10 @@ class Connections:
     `api.store.sqlite_writer`). Opening one per request would make SQLite checkpoint and delete its
     write-ahead log at every request's close, several syncs where the commit's one would do.
 
-    A connection is used only while the file is the one it opened: a file replaced, damaged, changed in
-    mode or checkpointed since is opened again (a stat per request), so that a fault shows as a fresh
-    process would see it. A missing file is a fault, never a new empty store.
+    A connection is used only while the file is the one it opened: a file replaced, or changed in mode or owner,
+    is opened again (a stat per request), so that a fault shows as a fresh process would see it; a file only
+    checkpointed since (its size and last change moved) keeps its connections once its header is found whole,
+    as a new connection's would be (`sqlite_file.renewed`). A missing file is a fault, never a new empty store.
     """
 
     def __init__(self, path: str, idle: int = IDLE_CONNECTIONS):
@@ -246,6 +247,10 @@ class Connections:
             identity = file_identity(self.path)
         except OSError:
             identity = None
+        with self.lock:
+            known = self.free[-1][1] if self.free else None
+        if known is not None and known != identity and renewed(known, identity, self.headers, self.path, time.sleep):
+            self.renew(known, identity)
         stale = []
         with self.lock:
             while self.free and self.free[-1][1] != identity:
@@ -263,6 +268,14 @@ class Connections:
         finally:  # closed once the new one is open: the last connection to close checkpoints the log
             for db in stale:
                 db.close()
+
+    def renew(self, known: tuple[int, ...], identity: tuple[int, ...]) -> None:
+        """The connections held for the file as it was (`known`) serve it as it is (`identity`): `renewed`."""
+        with self.lock:
+            for db, held in self.free:
+                if held == known:
+                    db.identity = identity
+            self.free = [(db, identity if held == known else held) for db, held in self.free]
 
     def open(self, identity: tuple[int, ...] | None, sleep) -> Database:
         """A new connection to the file, once its header is found intact; raises `Unavailable` when it is not."""
@@ -299,9 +312,18 @@ class Connections:
 def write(db: Database, work: Callable[[sqlite3.Connection], None], single: bool = False) -> None:
     """Commits what `work` executes as one transaction: through the process's writer when `db` is one of
     its connections (`Connections.write`), else on `db` itself. `work` runs in the writer's thread: it
-    executes its statements on the connection it is given, and touches nothing else (`single`: one)."""
+    executes its statements on the connection it is given, and touches nothing else (`single`: one).
+
+    The request's own connection (`get_db`) goes back to the process while the write waits for its commit, for
+    another request to read with meanwhile (the request takes one again if it reads on): on gevent's loop the
+    requests whose writes wait for a sync held one each, more than the process keeps, and closed and opened
+    connections at every tap."""
     held = getattr(db, "held_by", None)
     if held is not None:
+        lent = g._get_current_object() if has_app_context() else None
+        if lent is not None and lent.get("db") is db:
+            del lent.db
+            held.give_back(db)
         held.write(work, single)
         return
     with db.atomic():
@@ -523,10 +545,10 @@ class SQLiteStore(Store):
 
     @sqlite_faults
     def events(self, match_id: str, upto: int | None = None, after: int = 0) -> list[dict]:
-        rows = get_db().query(
+        rows = get_db().execute(
             "SELECT seq, payload FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             [match_id, after, LAST_SEQ if upto is None else upto])
-        return [logged_event(row["payload"], row["seq"]) for row in rows]
+        return [logged_event(payload, seq) for seq, payload in rows]
 
     @sqlite_faults
     def event(self, match_id: str, seq: int) -> dict:
@@ -771,6 +793,7 @@ class SQLiteStore(Store):
 
     # --- the matches' summaries ---
 
+    @sqlite_faults
     @sqlite_faults
     def generation(self) -> str:
         get_db()  # the request's first look at the store notices a new generation (`notice_restore`)

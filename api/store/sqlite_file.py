@@ -38,10 +38,25 @@ def connect(path: str, mode: str = "rw") -> Database:
 
 def file_identity(path: str) -> tuple[int, ...]:
     """What tells this database file apart from another one put in its place, or from itself changed behind
-    SQLite's back: its device and inode, size and last change (a checkpoint changes them too, now and then).
-    Raises `OSError` when the file is missing."""
+    SQLite's back: its device and inode, mode, owner and group (`SAME_FILE`), then its size and last change (a
+    checkpoint changes those too: `renewed`). Raises `OSError` when the file is missing."""
     found = os.stat(path)
-    return found.st_dev, found.st_ino, found.st_size, found.st_ctime_ns
+    return (found.st_dev, found.st_ino, found.st_mode, found.st_uid, found.st_gid, found.st_size,
+            found.st_ctime_ns)
+
+
+SAME_FILE = 5  # the fields of an identity that a checkpoint leaves as they were: device, inode, mode, owner, group
+
+
+def renewed(known: tuple[int, ...] | None, identity: tuple[int, ...] | None, headers: HeaderReader, path: str,
+            sleep) -> bool:
+    """Whether a connection opened on the file as it was (`known`) may serve it as it is now (`identity`): the same
+    file, in the same mode, whose size and last change alone moved (a checkpoint's, every few seconds while taps
+    come) and whose header is found whole, as a new connection's would be (`HeaderReader.fault`). A file put in
+    its place, changed in mode or owner, or found damaged is opened again."""
+    if known is None or identity is None or known[:SAME_FILE] != identity[:SAME_FILE]:
+        return False
+    return headers.fault(path, sleep) is None
 
 
 class HeaderReader:

@@ -26,7 +26,7 @@ from sqlite_utils import Database
 from .. import loop
 from ..loop import LoopSignal, on_gevent_loop, real_lock, real_sleep, real_thread
 from .base import Unavailable
-from .sqlite_file import HeaderReader, file_identity, open_checked
+from .sqlite_file import HeaderReader, file_identity, open_checked, renewed
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +129,11 @@ class Writer:
             identity = file_identity(self.path)
         except OSError:
             identity = None
-        if self.db is not None and identity is not None and self.db.identity == identity:
-            return self.db
+        held = self.db
+        if held is not None and identity is not None and (
+                held.identity == identity or renewed(held.identity, identity, self.headers, self.path, real_sleep)):
+            held.identity = identity
+            return held
         stale, self.db = self.db, None
         try:
             db = open_checked(self.path, self.headers, identity, real_sleep)

@@ -185,8 +185,8 @@ def unnumbered(text: str) -> str:
 def test_the_checks_catch_a_stream_message_that_breaks_the_contract(monkeypatch, matches, quick_idle, broken,
                                                                     failure):
     built = stream.message
-    monkeypatch.setattr(stream, "message", lambda app, match_id: (lambda seq, text: (seq, broken(text)))(
-        *built(app, match_id)))
+    monkeypatch.setattr(stream, "message", lambda *asked: (lambda seq, text: (seq, broken(text.decode()).encode()))(
+        *built(*asked)))
     case = schema["/api/matches/{id}/stream"]["GET"].Case(path_parameters={"id": matches[0]["id"]})
     with pytest.raises(schemathesis.errors.FailureGroup) as caught:
         case.call_and_validate(timeout=STREAM_SECONDS)

@@ -325,7 +325,7 @@ def test_the_state_answering_a_play_is_the_one_its_followers_read(table, monkeyp
     match = dealt_match(table)
     views = []
     view = Match.view
-    monkeypatch.setattr(Match, "view", lambda self: views.append(self.seq) or view(self))
+    monkeypatch.setattr(Match, "view", lambda self, *shown: views.append(self.seq) or view(self, *shown))
 
     answer = table.play(match, *SEED_PLAYS[0])
     follower = table.state(match)

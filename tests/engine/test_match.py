@@ -146,6 +146,17 @@ def test_replay_of_the_log_rebuilds_the_same_view():
     assert replayed.expected() == match.expected()
 
 
+def test_a_view_shows_its_own_copy_of_the_history_or_what_the_caller_keeps_of_it():
+    match = rich_match()
+    shown = match.view()
+    assert shown["history"] and shown["history"] == match.state.history and shown["history"] is not match.state.history
+    kept = object()  # the API's text of the history (`api.encoding.history_text`), put in the same place
+    with_kept = match.view(kept)
+    assert with_kept["history"] is kept
+    assert list(with_kept) == list(shown)
+    assert {**with_kept, "history": shown["history"]} == shown
+
+
 def test_replay_of_every_prefix_of_the_log_is_the_fold():
     match = rich_match()
     for end in range(len(match.log) + 1):

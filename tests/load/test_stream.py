@@ -14,7 +14,7 @@ from http.client import HTTPConnection
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import check_contract
+from conftest import Table, check_contract
 from flask import Response
 from flask.testing import FlaskClient
 from gunicorn_server import call, serve
@@ -22,7 +22,7 @@ from jsonschema.exceptions import ValidationError as SchemaError
 from ogorek_helpers import SEED_HANDS, SEED_PLAYERS, SEED_TRICKS
 from openapi_core.validation.response.exceptions import ResponseValidationError
 
-from api import stream
+from api import create_app, stream
 
 SEATS = SEED_PLAYERS
 KNOWN_DEAL = {"type": "deal", "dealer": 0,
@@ -188,8 +188,8 @@ def cut(text: str) -> str:
                          ids=["data not a state", "id not a seq", "data not JSON"])
 def test_the_contract_check_refuses_a_message_that_breaks_the_schema(table, reader, monkeypatch, broken, refusal):
     built = stream.message
-    monkeypatch.setattr(stream, "message", lambda app, match_id: (lambda seq, text: (seq, broken(text)))(
-        *built(app, match_id)))
+    monkeypatch.setattr(stream, "message", lambda *asked: (lambda seq, text: (seq, broken(text.decode()).encode()))(
+        *built(*asked)))
     match = table.new_match(players=SEATS)
     _, messages = reader(match["id"])
     assert messages.next() == {"retry": str(stream.RETRY_MS)}
@@ -219,6 +219,75 @@ def test_streams_that_end_leave_nothing_followed(app, table):
     for response in responses:
         response.close()
     assert match["id"] not in watch.followed
+
+
+def test_followers_of_one_match_share_one_message_built_once(app, table, monkeypatch):
+    """Every stream of a match in a process gets the same bytes for a seq, built by the first stream that wants them."""
+    builds = []
+    built = stream.message
+
+    def counted(*asked):
+        made = built(*asked)
+        builds.append(made[0])
+        return made
+
+    monkeypatch.setattr(stream, "message", counted)
+    match = table.new_match(players=SEATS)
+    responses = [FlaskClient(app).get(f"/api/matches/{match['id']}/stream", buffered=False) for _ in range(3)]
+    try:
+        chunks = [iter(response.response) for response in responses]
+        assert {next(each) for each in chunks} == {b"retry: %d\n\n" % stream.RETRY_MS}
+        first = [next(each) for each in chunks]
+        answer = table.post_event(match, KNOWN_DEAL)
+        latest = [next(each) for each in chunks]
+    finally:
+        for response in responses:
+            response.close()
+    assert builds == [0, answer["event"]["seq"]]
+    for sent in (first, latest):
+        assert all(each is sent[0] for each in sent)  # the very same bytes, encoded once
+    assert latest[0].startswith(b"id: 1\ndata: ")
+
+
+def test_a_keyless_stream_never_gets_a_hand_the_process_holds_with_the_key(app, table):
+    """The process that answered the deal holds the match at its seq, and the state it built for the key (with the
+    hands): the stream's message, built from the match held without a look at the log, is the keyless state."""
+    match = table.new_match(players=SEATS)
+    answer = table.post_event(match, KNOWN_DEAL)
+    assert answer["state"]["deal"]["known_hands"] == [0, 1, 2, 3]
+    seq, text = stream.message(app, match["id"], answer["event"]["seq"])
+    fields = parse(text.decode().removesuffix("\n\n"))
+    assert (seq, int(fields["id"])) == (1, 1)
+    state = json.loads(fields["data"])
+    assert state == table.state(match)
+    assert state["deal"]["known_hands"] == [] and "legal" not in state["expected"]
+    keyed = table.state(match, keyed=True)
+    assert keyed != state and keyed["deal"]["known_hands"] == [0, 1, 2, 3]
+
+
+def test_a_message_built_from_the_match_held_notices_a_restore(app, tmp_path):
+    """A process holds the match at seq 2 (a play); the data is put back to a backup at seq 1 and another process
+    logs an undo as seq 2. The message of seq 2 is built from the data put back, not from the match held."""
+    from api import admin
+
+    database, backup = app.config["DATABASE"], tmp_path / "backup.db"
+    table = Table(app.test_client())
+    match = table.new_match(players=SEATS)
+    table.post_event(match, KNOWN_DEAL)
+    admin.backup(database, backup)
+    table.post_event(match, PLAYS[0])
+    held = stream.message(app, match["id"], 2)  # held at seq 2, the play
+    assert held[0] == 2
+    admin.restore(database, backup)
+    other = create_app({"TESTING": True, "DATABASE": database})
+    undone = Table(other.test_client()).undo(match)
+    assert undone["event"]["seq"] == 2 and undone["event"]["type"] == "undo"
+
+    seq, text = stream.message(app, match["id"], 2)
+    state = json.loads(parse(text.decode().removesuffix("\n\n"))["data"])
+    assert seq == 2
+    assert state == json.loads(other.test_client().get(f"/api/matches/{match['id']}").data)
+    assert text != held[1] and state["deal"] is None  # the deal undone, not the play held
 
 
 # --- over gunicorn ---------------------------------------------------------------------------------------
