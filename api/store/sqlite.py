@@ -794,7 +794,6 @@ class SQLiteStore(Store):
     # --- the matches' summaries ---
 
     @sqlite_faults
-    @sqlite_faults
     def generation(self) -> str:
         get_db()  # the request's first look at the store notices a new generation (`notice_restore`)
         return current_app.extensions.get(GENERATION) or ""
