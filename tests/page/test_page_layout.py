@@ -219,6 +219,21 @@ def test_a_tap_just_after_another_phone_moved_the_table_is_ignored_and_said(new_
     assert json.loads(stored) == match["key"]
 
 
+def test_a_phone_turned_takes_a_tap_once_the_turned_screen_has_settled(new_phone, server_api):
+    """Turning the phone moves every control: they settle from the turn, and a tap made once the screen has been
+    still is taken (the page used to notice the move only at the first tap after the turn, and ignore it however long
+    the table had looked). A tap while the turned screen still moves is ignored, as any (tested above)."""
+    phone, match = scorer_on_a_match(new_phone, server_api, "360x740", "en")
+    phone.wait_turn(1)
+    phone.page.set_viewport_size({"width": 740, "height": 360})  # turned sideways
+    phone.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    phone.calm()  # the screen still, as the page says once the turn's moves have settled
+    phone.page.locator('.action .keypad button[data-card="K"]').click()  # looked, then tapped: taken
+    assert "Tap ignored" not in phone.text("#last-word")
+    phone.wait_turn(2)
+    assert plays(server_api, match) == [(1, "K")]
+
+
 AGAIN = {"en": "“Deal” again?", "pl": "„Rozdaj” jeszcze raz?", "ru": "«Сдать» ещё раз?"}
 ASKED = {"en": "Tapped twice, recorded once; asked above:",
          "pl": "Dwa stuknięcia, zapisano raz; pytanie powyżej:",

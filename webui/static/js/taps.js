@@ -158,4 +158,7 @@ export function watchTaps(callbacks) {
   hooks = { ...hooks, ...callbacks };
   document.addEventListener("click", onClick, true);
   new MutationObserver(() => measure()).observe(document.body, { childList: true, subtree: true, characterData: true });
+  // a phone turned moves every control: they settle from the turn, not from the first tap after it (which the
+  // page would otherwise ignore however long the table had looked at the turned screen)
+  window.addEventListener("resize", () => measure());
 }
