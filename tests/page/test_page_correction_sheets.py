@@ -82,9 +82,7 @@ class Sheets:
         (`says`: its selector and the words, given the language's), the sheet whole between the bars, its foot by
         the thumb; a screenshot."""
         phone = self.phone
-        first = phone.page.evaluate("() => document.documentElement.lang")
-        for lang in [first, *(other for other in LANGS if other != first)]:
-            phone.language(lang)
+        for lang in phone.languages(LANGS):
             t = words(lang)
             if asks:
                 assert phone.text("#correction .correct-ask") == t(asks[0], **asks[1]), (name, lang)
@@ -103,9 +101,7 @@ class Sheets:
 
     def view(self, name: str) -> None:
         """A screen that is not a sheet (the scoresheet, the trick history) shot in each language."""
-        first = self.phone.page.evaluate("() => document.documentElement.lang")
-        for lang in [first, *(other for other in LANGS if other != first)]:
-            self.phone.language(lang)
+        for lang in self.phone.languages(LANGS):
             self.phone.screenshot(f"sheet-{self.size}-{lang}-{name}", full_page=False)
 
 

@@ -52,9 +52,7 @@ def recorded(phone, server_api, match_id: str, seq: int) -> dict:
 
 def in_each_language(phone, seen) -> None:
     """`seen(lang, t)` with the page in each language, switched in place with the sheet open, as a table does."""
-    first = phone.page.evaluate("() => document.documentElement.lang")
-    for lang in [first, *(other for other in sorted(LOCALES) if other != first)]:
-        phone.language(lang)
+    for lang in phone.languages(sorted(LOCALES)):
         seen(lang, words(lang))
 
 

@@ -34,9 +34,7 @@ def an_evening_on_this_phone(phone, server_api) -> tuple[dict, dict]:
 def each_language(phone, shown) -> None:
     """`shown(lang)` with the page in each language, switched in place (the language chosen is kept by the phone,
     so that the pages that come next open in the last of them)."""
-    first = phone.page.evaluate("() => document.documentElement.lang")
-    for lang in [first, *(other for other in LOCALES if other != first)]:
-        phone.language(lang)
+    for lang in phone.languages(LOCALES):
         shown(lang)
 
 

@@ -24,6 +24,7 @@ import os
 import re
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -254,6 +255,14 @@ class Phone:
                 if attempt == 2:
                     raise
         self.calm()
+
+    def languages(self, langs) -> Iterator[str]:
+        """Each of `langs`, the page switched to it in place before it is yielded: the one the page shows first (a
+        switch fewer), then the others in their order."""
+        shown = self.page.evaluate("() => document.documentElement.lang")
+        for lang in sorted(langs, key=lambda lang: lang != shown):
+            self.language(lang)
+            yield lang
 
     def resize(self, viewport: dict) -> None:
         """The same page on a phone of another size (`PHONES`), drawn again and still."""
