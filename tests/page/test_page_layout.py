@@ -50,20 +50,27 @@ def post_play(server_api, match, seat: int, card: str) -> None:
 
 
 # The second tap comes `ms` later by the page's clock (performance.now, which taps.js reads), both in one go: the
-# gap is the one asked for however busy the machine is, and the page has drawn what the first tap entered.
-TAP_KEY_TWICE = """([card, ms]) => {
+# gap is the one asked for however busy the machine is, and the page has drawn what the first tap entered. The
+# taps wait in the page for a frame in which nothing is settling and come in that same task: a message from the
+# server drawn between the test's look (`calm`) and the taps cannot move the key under them.
+TAP_KEY_TWICE = """async ([card, ms]) => {
+    const settling = () => document.documentElement.hasAttribute('data-settling');
+    for (const until = performance.now() + 5000; settling() && performance.now() < until;)
+        await new Promise((done) => requestAnimationFrame(done));
     const key = () => document.querySelector(`.action .keypad button[data-card="${card}"]`);
     key().click();
     const now = performance.now.bind(performance);
     performance.now = () => now() + ms;
     try { key().click(); } finally { performance.now = now; }
+    return document.getElementById('last-word')?.textContent || '';
 }"""
 
 
-def tap_twice(phone, card: str, ms: int) -> None:
-    """Taps the card's key twice, `ms` apart by the page's clock (the key as drawn after the first tap)."""
+def tap_twice(phone, card: str, ms: int) -> str:
+    """Taps the card's key twice, `ms` apart by the page's clock (the key as drawn after the first tap); returns what
+    the bottom bar then says (for the message of a test that fails)."""
     phone.calm()
-    phone.page.evaluate(TAP_KEY_TWICE, [card, ms])
+    return phone.page.evaluate(TAP_KEY_TWICE, [card, ms])
 
 
 def finger_on(phone, selector: str) -> tuple[float, float]:
@@ -159,9 +166,9 @@ def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, 
     phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
     phone.wait_turn(3)
     finger = finger_on(phone, '.action .keypad button[data-card="3"]')
-    tap_twice(phone, "3", 80)  # quicker than a finger's bounce (taps.js: BOUNCE_MS)
+    said = tap_twice(phone, "3", 80)  # quicker than a finger's bounce (taps.js: BOUNCE_MS)
     question = phone.page.locator(".verdict.question")
-    question.wait_for()
+    assert question.count() == 1, f"no question; the bar said {said!r}"
     phone.settled()
     assert question.locator("h2").inner_text() == {
         "en": "S played 3 too?", "pl": "S też zagrywa 3?", "ru": "S тоже кладёт 3?"}[lang]
