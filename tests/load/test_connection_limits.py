@@ -259,7 +259,7 @@ def trickle(base: str, head: bytes, byte_every: float, seconds: float) -> tuple[
 
 
 @pytest.mark.server
-@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
+# a deadline of seconds, with SLACK_SECONDS for a busy machine: shares the cores
 def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     deadline = worker.BODY_SECONDS
     head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -274,7 +274,7 @@ def test_a_body_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
 
 
 @pytest.mark.server
-@pytest.mark.timed  # a phone answered within a second while one address holds 10,000 connections: alone
+# a deadline of seconds, with SLACK_SECONDS for a busy machine: shares the cores
 def test_a_head_trickled_a_byte_a_second_is_cut_at_its_deadline(server):
     """The head has its own deadline (gunicorn's keep-alive time, 5 s): a guard that it stays."""
     keepalive = runpy.run_path(str(CONFIG))["keepalive"]

@@ -106,7 +106,7 @@ def test_kibic_says_its_version():
     assert done.stdout == f"kibic {VERSION}\n"
 
 
-@pytest.mark.timed
+# a ratio (the readiness check against the pool's 5 s) and 3 s for a busy machine: shares the cores
 def test_readyz_answers_at_once_when_the_database_server_is_down():
     """Nothing listens at the address: a request that needs the store waits the pool's 5 s for its 503, /readyz
     says why within about a second."""

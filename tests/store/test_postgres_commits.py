@@ -322,7 +322,6 @@ def request(base: str, method: str, path: str, body=None, headers: dict | None =
 
 
 @pytest.mark.server
-@pytest.mark.timed  # a restart of PostgreSQL costs no request the pool's timeout: alone
 def test_on_gunicorn_an_answer_lost_in_commit_is_never_nothing_was_recorded(postgres_cluster):
     """gunicorn (two gevent workers) reaching PostgreSQL through the proxy: a commit whose answer is lost is
     answered 201 with the server there, 503 outcome_unknown with it gone; then a resend without key is refused
