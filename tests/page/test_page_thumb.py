@@ -100,6 +100,7 @@ def test_end_the_match_and_undo_one_more_ask_in_view(new_phone, server_api, size
         phone.settled()
         assert in_view(phone, ".verdict.question")["whole"], lang
         assert phone.text(".verdict.question h2") == words(lang, "double.undo")
+        assert phone.text("#question-yes") == words(lang, "double.undo_yes")  # a yes that undoes, in its words
         box = phone.page.locator("#question-yes").bounding_box()
         assert not (box["y"] <= finger[1] <= box["y"] + box["height"]), lang  # not where the finger was
         assert box["y"] > PHONES[size]["height"] / 2, lang  # but down by the thumb

@@ -200,7 +200,7 @@ function say(words) {
   if (word) word.textContent = app.lastWord();
 }
 
-let asked = null; // the question a double tap asked: {item, question, yes}
+let asked = null; // the question a double tap asked: {item, question, yesLabel, yes}
 
 /**
  * The second tap of a recording control: ask, away from the finger, whether it was meant. The question and the
@@ -216,14 +216,16 @@ function askTwice(el, identity) {
     if (records === "undo") return t("double.undo");
     return t("double.again", { what: controlOf(identity)?.textContent.trim() || label });
   };
+  // "Undo one more entry?" is answered "Yes, undo" (a yes that records an undo, not a play or a bid)
+  const yesLabel = () => (records === "undo" ? t("double.undo_yes") : undefined);
   const yes = () => { if (!tapAgain(identity)) say(() => t("double.gone")); };
   say(() => `${t("double.asked")} ${question()}`);
-  asked = { item: showQuestion(question(), { yes }), question, yes };
+  asked = { item: showQuestion(question(), { yes, yesLabel: yesLabel() }), question, yesLabel, yes };
 }
 
 /** The question a double tap asked, still open, asked again in the language the table switched to. */
 function askAgain(open) {
-  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes }) };
+  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes, yesLabel: open.yesLabel() }) };
 }
 
 function draw() {
