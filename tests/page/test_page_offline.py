@@ -31,7 +31,8 @@ def test_entries_made_offline_are_sent_once_when_the_network_is_back(phone, serv
     phone.page.wait_for_selector("#offline")
     phone.page.wait_for_selector('.seat.to-act[data-seat="3"]')  # the page goes on while the entry waits
     phone.tap_card("3")  # E
-    phone.page.wait_for_selector("#pending:text('2 waiting to be sent')")
+    phone.page.wait_for_selector("#pending:text('2 queued')")
+    assert phone.page.get_attribute("#pending", "aria-label") == "2 waiting to be sent"
     assert phone.page.locator('.seat[data-seat="2"] .card.pending[data-card="2"]').count() == 1
     phone.screenshot("offline-queue")
     assert plays(server_api, match_id) == [(1, "K")]
@@ -149,6 +150,9 @@ def test_offline_and_the_entries_waiting_are_said_whole_above_the_bar_while_tapp
     phone.page.wait_for_selector("#link-sign", state="hidden")
 
 
+CUT = "els => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)"
+
+
 @pytest.mark.parametrize("game", [name for name, game in GAMES.items() if game.keypad in ("ranks", "suit_rank")])
 def test_the_deal_line_counts_the_trick_that_plays_waiting_to_be_sent_have_taken(new_phone, server_api, game):
     """A whole first trick tapped without network: the page goes on into the second trick, and the deal line says
@@ -179,6 +183,8 @@ def test_the_deal_line_counts_the_trick_that_plays_waiting_to_be_sent_have_taken
     for lang in [*reversed(LOCALES)]:
         phone.language(lang)
         assert words(lang, "info.trick", n=2, of=size) in phone.text("#deal-info"), lang
+        # the status line at the top says each of its parts whole: the scorer's, offline, the entries queued
+        assert phone.page.eval_on_selector_all(".status-line > *", CUT) == [], lang
         phone.screenshot(f"offline-trick-two-{game}-{lang}", full_page=False)
     phone.context.set_offline(False)
 

@@ -37,7 +37,10 @@ function statusLine(ctx) {
     ctx.canScore ? t("status.scoring") : t("status.following")));
   if (ctx.offline) items.push(h("span", { class: "offline", id: "offline", role: "status" }, t("status.offline")));
   const waiting = ctx.pending().length;
-  if (waiting) items.push(h("span", { class: "pending", id: "pending", role: "status" }, tn("status.pending", waiting)));
+  // in short beside the others ("3 queued"), which a 360-pixel phone would otherwise cut; said whole to a screen
+  // reader, and by the sign above the bottom bar (link_sign.js)
+  if (waiting) items.push(h("span", { class: "pending", id: "pending", role: "status", "aria-label": tn("status.pending", waiting) },
+    tn("status.queued", waiting)));
   // the findings, told once as they came, kept here in short: the list is in the scores (and the plays in the log)
   const found = ctx.state.findings.length;
   if (found) {
