@@ -164,7 +164,7 @@ def test_a_late_second_tap_and_an_empty_name_send_nothing(new_phone, server_api,
     phone.page.wait_for_selector(f"#club-keeping-said >> text={renamed}")
     assert phone.page.locator("#rename-name").input_value() == "Daniel"
     assert phone.page.locator("#rename-member").input_value() == member["Dan"]
-    time.sleep(1.0)
+    phone.later(1.0)  # not a double tap
     phone.click("#rename-save")
     phone.page.wait_for_selector(f"#club-keeping-said >> text={renamed}")
     phone.page.locator("#club-rule-save").scroll_into_view_if_needed()
@@ -192,7 +192,7 @@ def test_a_refused_rule_stays_typed_and_a_late_tap_is_refused_again_unsent(new_p
     phone.page.wait_for_selector("#club-keeping-said.refused")
     refusal = phone.text("#club-keeping-said")
     assert phone.page.locator("#club-rule-points").input_value() == "1 2"
-    time.sleep(1.0)
+    phone.later(1.0)  # not a double tap
     phone.click("#club-rule-save")
     time.sleep(0.3)
     assert phone.text("#club-keeping-said") == refusal

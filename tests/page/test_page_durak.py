@@ -184,7 +184,7 @@ class OnThePage:
                 phone.tap_card(card)
             # a person taps the record button again no sooner than HUMAN_SECONDS after its last tap (the same
             # control twice sooner is a double tap, which asks), whatever was picked between
-            time.sleep(max(0.0, self.recorded_at + HUMAN_SECONDS - time.monotonic()))
+            phone.later(self.recorded_at + HUMAN_SECONDS - time.monotonic())
             phone.click(".bout-step .record")
             self.recorded_at = time.monotonic()
         elif kind in ("take", "done"):
