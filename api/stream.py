@@ -22,6 +22,9 @@ no hand is secret: `matches.state` keeps the state it built) encoded once, the s
 match this process holds at the seq the look found is not read from the log again; the store is looked at all the
 same, once per message, for a restore of the data (`Store.generation`). Streams hold no database connection while
 they wait.
+When the data is put back under the streams (an operator's restore, deletion or forgetting: a new generation, which the
+look notices), each stream sends its match's state as it now stands, even at a seq it already sent: the states it sent
+may be gone from the log.
 A store that tells of every event logged by any app server (PostgreSQL's `LISTEN`/`NOTIFY`, `Store.listen`)
 wakes the streams at once instead, and the looks, every second then, only make sure nothing was missed.
 """
@@ -133,6 +136,7 @@ class Followed:
     changed: threading.Event = field(default_factory=threading.Event)
     built: tuple[int, bytes] | None = None  # the latest message, built once for all the streams
     building: threading.Lock = field(default_factory=threading.Lock)  # (a greenlet's own on gevent's loop)
+    put_back: int = 0  # how many times the data was put back under the streams (a restore): each sends anew
 
     def latest(self, app: Flask) -> tuple[int, bytes]:
         """The message of the latest seq seen, built by the first stream to want it, shared by the others."""
@@ -148,6 +152,14 @@ class Followed:
         if seq > self.seq:
             self.seq = seq
             self.wake()
+
+    def restored(self, seq: int) -> None:
+        """The data was put back (an operator's restore, deletion or forgetting: a new generation): the match is at
+        `seq` now, perhaps behind what its streams sent, and the states they sent may no longer be its own."""
+        with self.building:
+            self.seq, self.built = seq, None
+            self.put_back += 1
+        self.wake()
 
     def wake(self) -> None:
         """Wakes every stream of the match (it moved on, or one of its streams' clients left): each looks again."""
@@ -165,6 +177,7 @@ class Watch:
         self.looking = False
         self.failing = False  # the last look failed: said once in the log, not every look
         self.listening = False  # the store was asked to tell of new events (`Store.listen`), if it can
+        self.generation: str | None = None  # the data's generation at the last look (`Store.generation`)
 
     def follow(self, match_id: str, seq: int) -> Followed:
         with self.lock:
@@ -204,8 +217,11 @@ class Watch:
             # here, where the `finally` below is sure to stop its watcher
             departure = Departure.of(sock, stopping, followed.wake)
             quiet_since = time.monotonic()
+            put_back = followed.put_back
             while departure is None or not departure.ended():
                 changed = followed.changed
+                if followed.put_back != put_back:  # a restore: the state as it now stands, whatever seq was sent
+                    put_back, sent = followed.put_back, -1
                 if followed.seq > sent:
                     seq, text = followed.latest(self.app)
                     if seq > sent:
@@ -236,15 +252,20 @@ class Watch:
             try:
                 with self.app.app_context():
                     latest = store.current().latest_seqs([each.match_id for each in followed])
+                    generation = store.current().generation()  # noticed by the look just made, if not before
             except Exception as exc:  # noqa: BLE001 - storage out of order: the streams wait, the next look tries again
                 if not self.failing:
                     log.warning("cannot look for new events (the streams wait until the storage is back): %r", exc)
                 self.failing = True
                 continue
             self.failing = False
+            restored, self.generation = self.generation is not None and generation != self.generation, generation
             with self.lock:
                 for each in followed:
-                    each.moved_on(latest.get(each.match_id, 0))
+                    if restored:
+                        each.restored(latest.get(each.match_id, 0))
+                    else:
+                        each.moved_on(latest.get(each.match_id, 0))
 
 
 def waited(changed: threading.Event, seconds: float) -> bool:

@@ -290,6 +290,32 @@ def test_a_message_built_from_the_match_held_notices_a_restore(app, tmp_path):
     assert text != held[1] and state["deal"] is None  # the deal undone, not the play held
 
 
+def test_an_open_stream_sends_the_state_put_back_by_a_restore_though_it_sent_that_seq(app, reader, tmp_path):
+    """A follower's stream has sent seq 2 (a play); the data is put back to a backup at seq 1: the stream sends the
+    state put back (seq 1, the play gone), and then the undo another process logs as seq 2 (before: nothing until a
+    seq above 2, the follower shown a play the log no longer holds)."""
+    from api import admin
+
+    database, backup = app.config["DATABASE"], tmp_path / "backup.db"
+    table = Table(app.test_client())
+    match = table.new_match(players=SEATS)
+    table.post_event(match, KNOWN_DEAL)
+    admin.backup(database, backup)
+    _, follower = reader(match["id"])
+    assert follower.next_state()[0] == 1
+    table.post_event(match, PLAYS[0])
+    seq, played = follower.next_state()
+    assert seq == 2 and played["deal"]["table"]  # the play on the table
+    admin.restore(database, backup)
+    seq, put_back = follower.next_state()
+    assert seq == 1 and put_back == table.state(match) and not put_back["deal"]["table"]
+    other = create_app({"TESTING": True, "DATABASE": database})
+    undone = Table(other.test_client()).undo(match)
+    assert undone["event"]["seq"] == 2
+    seq, state = follower.next_state()
+    assert seq == 2 and state["deal"] is None and state == table.state(match)
+
+
 # --- over gunicorn ---------------------------------------------------------------------------------------
 
 def http(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
