@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import PHONES, Phone, ServerApi
+from gunicorn_server import serve
 from test_page_thumb import words
+
+from api import admin
 
 pytestmark = pytest.mark.browser
 
@@ -98,3 +101,33 @@ def test_a_follower_whose_stream_is_broken_says_so_in_view_with_when_it_last_hea
             assert sign["whole"], (size, lang)
             assert sign["text"] == words(lang, "status.stream_lost", ago=words(lang, "status.ago_now")), (size, lang)
             cut.screenshot(f"follower-stream-lost-{size}-{lang}", full_page=False)
+
+
+@pytest.mark.server
+def test_a_follower_is_shown_the_match_as_a_restore_puts_it_back(chromium, tmp_path):
+    """A follower's page shows W's K; the box's data is put back to a backup made before it (`kibic restore`, online):
+    the page shows the match without the K, and then the 2 another phone enters in its place at the same seq
+    (before: the stream sent nothing until a seq past the K's, and the page kept the K)."""
+    database, backup = tmp_path / "referee.db", tmp_path / "backup.db"
+    with serve(database) as base:
+        server = ServerApi(base)
+        match = server.post("/api/matches", {"game": "ogorek", "players": ["S", "W", "N", "E"]})
+        events = f"/api/matches/{match['id']}/events"
+        server.post(events, {"type": "deal", "dealer": 0}, match["key"])
+        admin.backup(str(database), backup)
+        server.post(events, {"type": "play", "seat": 1, "card": "K"}, match["key"])
+        follower = Phone(chromium, base)
+        try:
+            follower.open(f"/?m={match['id']}")
+            follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="K"]')
+            admin.restore(str(database), backup)
+            follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card', state="detached",
+                                            timeout=FOLLOW_SECONDS * 1000)
+            assert follower.page.locator('.seat.to-act[data-seat="1"]').count() == 1  # W to play again
+            played = server.post(events, {"type": "play", "seat": 1, "card": "2"}, match["key"])
+            assert played["event"]["seq"] == 2  # the seq the K had
+            follower.page.wait_for_selector('.seat[data-seat="1"] .in-front .card[data-card="2"]',
+                                            timeout=FOLLOW_SECONDS * 1000)
+            assert follower.problems == []
+        finally:
+            follower.close()

@@ -4,7 +4,7 @@
 const STREAM_AGAIN_MS = 20000;
 
 /**
- * Calls `onState(state)` with each new state the stream brings, or `poll()` every `pollMs` while the
+ * Calls `onState(state, text)` with each new state the stream brings (and the message's text), or `poll()` every `pollMs` while the
  * stream is down (the browser has none, the network or a proxy broke it), telling `onLink(up)` whether the stream
  * brings the states. Answers a function that stops.
  */
@@ -39,7 +39,7 @@ export function follow({ url, onState, poll, pollMs, onLink = () => {} }) {
       } catch {
         return;
       }
-      onState(state);
+      onState(state, message.data); // its text too: the same seq sent again in other words is a restore
     };
     source.onerror = () => {
       source.close();

@@ -41,6 +41,7 @@ const app = {
   seenFindings: new Set(),
   polling: false,
   arriving: Promise.resolve(),
+  lastPushed: null, // the stream's last message: {id, seq, text}
   lastLive: null, // the latest event an undo would take back (scorers only)
   lastWord: () => "", // what became of the last tap, in the bar at the bottom: words drawn in the page's language
   pushed: false, // another phone moved the table since the page was last drawn
@@ -291,9 +292,9 @@ function undo() {
  * A newer state of the match. When someone else moved the table (another phone), what this phone was
  * entering no longer applies and is cleared; its own recorded entries were cleared when they were sent.
  */
-function takeState(state, { own = false } = {}) {
-  if (!state || (app.state && state.seq < app.state.seq && state.id === app.state.id)) return;
-  const moved = !app.state || state.seq !== app.state.seq;
+function takeState(state, { own = false, putBack = false } = {}) {
+  if (!state || (!putBack && app.state && state.seq < app.state.seq && state.id === app.state.id)) return;
+  const moved = !app.state || state.seq !== app.state.seq || putBack;
   app.state = state;
   if (moved && !own) {
     resetEntry();
@@ -444,17 +445,23 @@ async function poll() {
 }
 
 // A state pushed by the stream: handled one after another, with the ETag a poll would get for it.
-function pushed(state) {
+function pushed(state, text) {
   heard();
   app.etag = `"${state.id}-${state.seq}"`;
-  app.arriving = app.arriving.then(() => arrived(state)).catch(() => {});
+  // the stream sends a seq once, in order: a seq behind the last one it sent, or the same seq in other words, is
+  // the match as the server's operator put it back (a restore), taken whatever this phone showed
+  const last = app.lastPushed;
+  const putBack = Boolean(last && last.id === state.id && (state.seq < last.seq || (state.seq === last.seq && text !== last.text)));
+  app.lastPushed = { id: state.id, seq: state.seq, text };
+  app.arriving = app.arriving.then(() => arrived(state, putBack)).catch(() => {});
 }
 
-async function arrived(state) {
-  if (app.state && state.seq === app.state.seq) return;
+async function arrived(state, putBack = false) {
+  if (!putBack && app.state && state.seq === app.state.seq) return;
   const before = app.state ? app.state.seq : -1;
-  takeState(state, { own: Boolean(app.outbox && app.outbox.sending) }); // our own entry, pushed back to us
-  if (app.state.seq === before) return;
+  // our own entry, pushed back to us
+  takeState(state, { own: !putBack && Boolean(app.outbox && app.outbox.sending), putBack });
+  if (!putBack && app.state.seq === before) return;
   if (app.showHands && state.expected && !("legal" in state.expected)) await readWithKey(); // pushed without the hands
   if (app.key) await readLog();
   await announceNewFindings();
