@@ -20,7 +20,6 @@ as a service worker and its caches outlive the pages it served.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import time
@@ -68,10 +67,6 @@ def chromium():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
-
-
-# how long the page ignores a tap on a control that appeared or moved (taps.js): `calm` moves the page's clock on by it
-SETTLE_MS = int(re.search(r"SETTLE_MS = (\d+);", (I18N.parent / "js" / "taps.js").read_text(encoding="utf-8")).group(1))
 
 
 class Contexts:
@@ -146,9 +141,6 @@ class Phone:
             self.context, used = self.contexts.lend(**self.options)
         else:
             self.context, used = browser.new_context(**self.options), False
-        if not used:
-            # the page's clock, which runs as the real one until `calm` moves it on (Playwright's clock)
-            self.context.clock.install()
         self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
         if used:
@@ -209,17 +201,13 @@ class Phone:
 
     def calm(self) -> None:
         """Waits until nothing on the page has just moved: the page ignores taps on a control for 350 ms after
-        it appeared or moved (see webui/static/js/taps.js), as a person would wait to see what changed. The wait is
-        the page's: its clock is moved on by those 350 ms (firing what was due in them), which costs no real time."""
-        if self.page.evaluate("() => document.documentElement.hasAttribute('data-settling')"):
-            self.page.clock.fast_forward(SETTLE_MS)
+        it appeared or moved (see webui/static/js/taps.js), as a person would wait to see what changed."""
         self.page.wait_for_function("() => !document.documentElement.hasAttribute('data-settling')")
 
     def later(self, seconds: float) -> None:
-        """The table waits `seconds` before its next tap, as the page counts time: its clock is moved on by them
-        (firing what was due in them), which costs no real time. What the server does meanwhile is not waited for."""
+        """The table waits `seconds` before its next tap (a person taps one control twice no sooner than that)."""
         if seconds > 0:
-            self.page.clock.fast_forward(math.ceil(seconds * 1000))
+            time.sleep(seconds)
 
     def click(self, selector: str) -> None:
         """Taps like a person: on a page that has stopped moving, and one key twice not as a double tap."""
