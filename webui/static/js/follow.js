@@ -4,9 +4,9 @@
 const STREAM_AGAIN_MS = 20000;
 
 /**
- * Calls `onState(state, text)` with each new state the stream brings (and the message's text), or `poll()` every `pollMs` while the
- * stream is down (the browser has none, the network or a proxy broke it), telling `onLink(up)` whether the stream
- * brings the states. Answers a function that stops.
+ * Calls `onState(state, text)` with each new state the stream brings (and the message's text), or `poll()` every
+ * `pollMs` while the stream is down (the browser has none, the network or a proxy broke it), telling `onLink(up)`
+ * whether the stream brings the states. Answers a function that stops.
  */
 export function follow({ url, onState, poll, pollMs, onLink = () => {} }) {
   let source = null;
