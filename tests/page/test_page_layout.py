@@ -52,30 +52,19 @@ def post_play(server_api, match, seat: int, card: str) -> None:
 # The second tap comes `ms` later by the page's clock (performance.now, which taps.js reads), both in one go: the
 # gap is the one asked for however busy the machine is, and the page has drawn what the first tap entered. The
 # taps wait in the page for a frame in which nothing is settling and come in that same task: a message from the
-# server drawn between the test's look (`calm`) and the taps cannot move the key under them.
-TAP_KEY_TWICE = """async ([card, ms]) => {
-    const settling = () => document.documentElement.hasAttribute('data-settling');
-    for (const until = performance.now() + 5000; settling() && performance.now() < until;)
-        await new Promise((done) => requestAnimationFrame(done));
-    const key = () => document.querySelector(`.action .keypad button[data-card="${card}"]`);
-    key().click();
-    const now = performance.now.bind(performance);
-    performance.now = () => now() + ms;
-    try { key().click(); } finally { performance.now = now; }
-    return document.getElementById('last-word')?.textContent || '';
-}"""
-
-
-# The same, at a point of the screen where a finger taps twice: each tap on what is there when it comes (the first
+# server drawn between the test's look (`calm`) and the taps cannot move the control under them. `where` is a
+# control's selector, or a point of the screen [x, y]: each tap then lands on what is there when it comes (the first
 # tap may have changed it).
-TAP_AT_TWICE = """async ([x, y, ms]) => {
+TWO_TAPS = """async ([where, ms]) => {
     const settling = () => document.documentElement.hasAttribute('data-settling');
     for (const until = performance.now() + 5000; settling() && performance.now() < until;)
         await new Promise((done) => requestAnimationFrame(done));
-    document.elementFromPoint(x, y).click();
+    const target = () => (typeof where === 'string' ? document.querySelector(where)
+                                                    : document.elementFromPoint(...where));
+    target().click();
     const now = performance.now.bind(performance);
     performance.now = () => now() + ms;
-    try { document.elementFromPoint(x, y).click(); } finally { performance.now = now; }
+    try { target().click(); } finally { performance.now = now; }
     return document.getElementById('last-word')?.textContent || '';
 }"""
 
@@ -83,14 +72,14 @@ TAP_AT_TWICE = """async ([x, y, ms]) => {
 def tap_twice_at(phone, finger: tuple[float, float], ms: int) -> str:
     """A finger taps the screen at `finger` twice, `ms` apart by the page's clock; returns what the bar then says."""
     phone.calm()
-    return phone.page.evaluate(TAP_AT_TWICE, [*finger, ms])
+    return phone.page.evaluate(TWO_TAPS, [list(finger), ms])
 
 
 def tap_twice(phone, card: str, ms: int) -> str:
     """Taps the card's key twice, `ms` apart by the page's clock (the key as drawn after the first tap); returns what
     the bottom bar then says (for the message of a test that fails)."""
     phone.calm()
-    return phone.page.evaluate(TAP_KEY_TWICE, [card, ms])
+    return phone.page.evaluate(TWO_TAPS, [f'.action .keypad button[data-card="{card}"]', ms])
 
 
 def finger_on(phone, selector: str) -> tuple[float, float]:
