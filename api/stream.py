@@ -65,7 +65,7 @@ def stream(match_id: str):
     after = last_event_id()
     latest = store.current().latest_seq(match_id)  # 404 and 503 are answered before the stream starts
     watch = current_app.extensions[WATCH]
-    followed = watch.follow(match_id, latest)
+    followed = watch.follow(match_id, latest, store.current().generation())
     messages = watch.messages(followed, after if after is not None and after <= latest else -1,
                               request.environ.get("gunicorn.socket"), request.environ.get("kibic.stopping"))
     return Response(messages, mimetype="text/event-stream",
@@ -177,9 +177,11 @@ class Watch:
         self.looking = False
         self.failing = False  # the last look failed: said once in the log, not every look
         self.listening = False  # the store was asked to tell of new events (`Store.listen`), if it can
-        self.generation: str | None = None  # the data's generation at the last look (`Store.generation`)
+        self.generation = ""  # the data's generation at the last look, or at the first stream's start (`follow`)
 
-    def follow(self, match_id: str, seq: int) -> Followed:
+    def follow(self, match_id: str, seq: int, generation: str) -> Followed:
+        """A stream of the match starts, its seq read from the data of `generation`: a restore after that read, even
+        before the looker's first look, is noticed by it (the stream sends the match as put back)."""
         with self.lock:
             followed = self.followed.get(match_id)
             if followed is None:
@@ -190,6 +192,7 @@ class Watch:
                 store.current(self.app).listen(self.heard)
             if not self.looking:
                 self.looking = True
+                self.generation = generation
                 threading.Thread(target=self.look, name="kibic-stream-watch", daemon=True).start()
             followed.moved_on(seq)
         return followed
@@ -259,7 +262,7 @@ class Watch:
                 self.failing = True
                 continue
             self.failing = False
-            restored, self.generation = self.generation is not None and generation != self.generation, generation
+            restored, self.generation = generation != self.generation, generation
             with self.lock:
                 for each in followed:
                     if restored:

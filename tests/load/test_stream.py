@@ -316,6 +316,28 @@ def test_an_open_stream_sends_the_state_put_back_by_a_restore_though_it_sent_tha
     assert seq == 2 and state["deal"] is None and state == table.state(match)
 
 
+def test_a_restore_before_the_streams_first_look_is_noticed_by_it(app, reader, tmp_path, monkeypatch):
+    """The first stream of a process has sent seq 2 (a play) and the data is put back to a backup at seq 1 before the
+    process's first look for new events: that look sends the state put back (before: the look took the generation it
+    first saw for the one the stream started under, and the follower kept the play)."""
+    from api import admin
+
+    monkeypatch.setattr(stream, "LOOK_SECONDS", 1.0)  # the restore surely comes before the first look
+    monkeypatch.setattr(stream, "HEARD_LOOK_SECONDS", 1.0)
+    database, backup = app.config["DATABASE"], tmp_path / "backup.db"
+    table = Table(app.test_client())
+    match = table.new_match(players=SEATS)
+    table.post_event(match, KNOWN_DEAL)
+    admin.backup(database, backup)
+    table.post_event(match, PLAYS[0])
+    _, follower = reader(match["id"])
+    seq, played = follower.next_state()
+    assert seq == 2 and played["deal"]["table"]
+    admin.restore(database, backup)
+    seq, put_back = follower.next_state()
+    assert seq == 1 and not put_back["deal"]["table"] and put_back == table.state(match)
+
+
 # --- over gunicorn ---------------------------------------------------------------------------------------
 
 def http(base: str, method: str, path: str, body=None, key: str | None = None) -> tuple[int, dict]:
