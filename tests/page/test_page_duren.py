@@ -95,6 +95,7 @@ class HeldReads:
     def hold(self, route) -> None:
         if self.holding and route.request.method == "GET":
             self.held.append(route)
+            self.phone.held.add(route.request)
         else:
             route.continue_()
 

@@ -35,9 +35,31 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
 PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
+CALM_SECONDS = 10  # a bound for `calm`: a page that is still moving then has a request or a redraw that never ends
 HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
+# time passes on the clock of the page's checks of taps alone (taps.js `passes`): `ms`, or until no control settles
+TAPS_PASS = """async (ms) => {
+  const main = document.querySelector('script[type=module][src$="main.js"]');
+  const { passes } = await import(new URL('taps.js', main.src).href);
+  return passes(ms ?? undefined);
+}"""
+# whether the page stands still: it draws two frames with nothing changed, every settling control waited out meanwhile
+QUIET = """async () => {
+  const main = document.querySelector('script[type=module][src$="main.js"]');
+  const { passes } = await import(new URL('taps.js', main.src).href);
+  let changed = false;
+  const watch = new MutationObserver(() => { changed = true; });
+  watch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  passes();
+  watch.takeRecords();
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  passes();
+  changed ||= watch.takeRecords().length > 0;
+  watch.disconnect();
+  return !changed;
+}"""
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
 
@@ -154,6 +176,11 @@ class Phone:
         # tests share the cores in two processes
         self.page.set_default_navigation_timeout(15000)
         self.problems: list[str] = []
+        self.asking: set = set()  # the page's requests out (not its stream, which stays open)
+        self.held: set = set()  # requests the test holds back on purpose (a route): `calm` waits for none of them
+        self.page.on("request", lambda request: request.resource_type != "eventsource" and self.asking.add(request))
+        self.page.on("requestfinished", lambda request: self.asking.discard(request))
+        self.page.on("requestfailed", lambda request: self.asking.discard(request))
         self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         self.page.on("console", self.console)
         self.page.on("dialog", lambda dialog: (self.problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
@@ -200,14 +227,22 @@ class Phone:
         return re.search(r"\?m=([^&#]+)", page.url).group(1)
 
     def calm(self) -> None:
-        """Waits until nothing on the page has just moved: the page ignores taps on a control for 350 ms after
-        it appeared or moved (see webui/static/js/taps.js), as a person would wait to see what changed."""
-        self.page.wait_for_function("() => !document.documentElement.hasAttribute('data-settling')")
+        """The table waits until nothing on the page moves: no request of the page's is out, and the page has drawn
+        two frames unchanged, and no control is settling (the page ignores taps on a control for 350 ms after it
+        appeared or moved, see webui/static/js/taps.js: that wait passes on the taps' own clock, `passes`, at once,
+        and nothing else of the page moves on)."""
+        deadline = time.monotonic() + CALM_SECONDS
+        while time.monotonic() < deadline:
+            if not self.asking - self.held and self.page.evaluate(QUIET):
+                return
+            self.page.wait_for_timeout(20)
+        raise AssertionError(f"the page never stood still: {list(self.asking - self.held)}")
 
     def later(self, seconds: float) -> None:
-        """The table waits `seconds` before its next tap (a person taps one control twice no sooner than that)."""
+        """The table waits `seconds` before its next tap (a person taps one control twice no sooner than that), on
+        the taps' own clock."""
         if seconds > 0:
-            time.sleep(seconds)
+            self.page.evaluate(TAPS_PASS, seconds * 1000)
 
     def click(self, selector: str) -> None:
         """Taps like a person: on a page that has stopped moving, and one key twice not as a double tap."""
