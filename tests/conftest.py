@@ -313,7 +313,7 @@ def table(client) -> Table:
 
 
 # --- the page in a real browser (tests/test_page_*.py) ----------------------------------------------
-from conftest_browser import chromium, contexts, live_server, new_phone, phone, server_api  # noqa: E402, F401
+from conftest_browser import chromium, contexts, live_server, new_phone, phone, playwright, server_api  # noqa: E402, F401
 
 
 def pytest_collection_modifyitems(items):

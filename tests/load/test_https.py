@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, Phone, missing
+from conftest_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, Phone
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
@@ -90,16 +90,6 @@ def phone_args(club: Club) -> list[str]:
     spki = tls.spki_sha256(club.tls / tls.SERVER_CERT)
     return [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1",
             f"--ignore-certificate-errors-spki-list={spki}"]
-
-
-@pytest.fixture(scope="module")
-def playwright():
-    if not CHROMIUM.exists():
-        missing(f"no Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -95,7 +95,7 @@ class HeldReads:
     def hold(self, route) -> None:
         if self.holding and route.request.method == "GET":
             self.held.append(route)
-            self.phone.held.add(route.request)
+            self.phone.held += route.request.resource_type == "fetch"  # (not the stream)
         else:
             route.continue_()
 
@@ -103,6 +103,7 @@ class HeldReads:
         self.holding = False
         for route in self.held:
             route.continue_()
+        self.phone.held -= sum(route.request.resource_type == "fetch" for route in self.held)
         self.held = []
 
 

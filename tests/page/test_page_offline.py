@@ -101,10 +101,13 @@ def test_the_service_worker_keeps_every_file_of_the_page(server_api, live_server
         assert response.headers["Content-Type"].startswith("text/javascript")
     files = json_list(re.search(r"const FILES = (\[.*?\]);", script).group(1))
     static = Path(__file__).resolve().parents[2] / "webui" / "static"
-    expected = {f"static/{p.relative_to(static).as_posix()}" for p in static.rglob("*")
-                if p.is_file() and p.name not in ("sw.js", "index.html")}
+    version = re.search(r'const VERSION = "([0-9a-f]{16})";', script).group(1)
+    # the page's code and words at their version (kept for good by the browser), the rest where they are
+    expected = {f"static/v/{version}/{name}" if name.startswith(("js/", "css/", "i18n/")) else f"static/{name}"
+                for name in (p.relative_to(static).as_posix() for p in static.rglob("*")
+                             if p.is_file() and p.name not in ("sw.js", "index.html"))}
     assert set(files) == expected | {"./"}
-    assert re.search(r'const VERSION = "[0-9a-f]{16}";', script)
+    assert any(name.endswith("/js/main.js") and name.startswith(f"static/v/{version}/") for name in files)
 
 
 def json_list(text: str) -> list[str]:
@@ -200,3 +203,17 @@ def test_the_language_changes_offline_without_a_service_worker(phone, server_api
     phone.language(lang)
     assert phone.text("#tab-table") == TABLE[lang]
     assert phone.text("#tab-scores") == words(lang, "tab.scores")
+
+
+def test_a_page_opened_again_asks_for_none_of_its_files_over_plain_http(phone):
+    """Over the club's plain HTTP (no service worker): the first open fetches the page's code, styles and words, the
+    next one takes every one of them from the browser's cache, with no request (before: each asked again, answered 304)."""
+    fetched = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/static/v/'))" \
+              ".map((e) => [e.name, e.transferSize])"
+    phone.page.goto("/")
+    phone.page.wait_for_selector("form.setup")
+    phone.page.goto("/")  # the phone was lent with its cache: a page it may have opened before, loaded anew
+    phone.page.wait_for_selector("form.setup")
+    files = phone.page.evaluate(fetched)
+    assert any(name.endswith("/js/main.js") for name, _ in files) and any("/i18n/" in name for name, _ in files)
+    assert [name for name, size in files if size > 0] == []

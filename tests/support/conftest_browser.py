@@ -9,12 +9,13 @@ Content-Security-Policy violation).
 A phone is a browser context of its own, lent by `Contexts` and kept between tests: making a context is most of what
 a phone costs (its profile and its first renderer, about 0.7 s of CPU of a new phone's first page, measured). A
 context given back has its pages closed and is put back online; a phone lent one clears everything the page keeps for
-the server (local storage, IndexedDB, cookies, the HTTP cache) before its page opens, so that it is as new as a phone
-made for its test. A context in the pool keeps one page of its own open on the server (an icon, no script): the
-next phone's page joins that page's renderer process instead of starting one (measured: 1.3 s of CPU for a phone's
-first page without it, 0.6 s with it). Phones run as on the club's plain-HTTP network, where no service worker runs;
-the tests of the page opening offline ask for one (`service_workers="allow"`): a phone with it is made new each time,
-as a service worker and its caches outlive the pages it served.
+the server (local storage, IndexedDB, cookies) before its page opens, so that it is as new as a phone made for its
+test, but for the page's own files in its HTTP cache (kept for good at their version, as by any phone that opened
+Kibic before: a page opens with no request for them). A context in the pool keeps one page of its own open on the
+server (an icon, no script): the next phone's page joins that page's renderer process instead of starting one
+(measured: 1.3 s of CPU for a phone's first page without it, 0.6 s with it). Phones run as on the club's plain-HTTP
+network, where no service worker runs; the tests of the page opening offline ask for one (`service_workers="allow"`):
+a phone with it is made new each time, as a service worker and its caches outlive the pages it served.
 """
 
 from __future__ import annotations
@@ -45,8 +46,23 @@ TAPS_PASS = """async (ms) => {
   const { passes } = await import(new URL('taps.js', main.src).href);
   return passes(ms ?? undefined);
 }"""
-# whether the page stands still: it draws two frames with nothing changed, every settling control waited out meanwhile
-QUIET = """async () => {
+# the page's requests out (not its stream, which stays open), counted in the page (a listener of Playwright's for each
+# request costs more CPU than the page's load: measured)
+FETCHES = """(() => {
+  if ("__fetchesOut" in window) return;
+  const fetch = window.fetch;
+  let out = 0;
+  window.fetch = function (...args) {
+    out += 1;
+    return fetch.apply(this, args).finally(() => { out -= 1; });
+  };
+  Object.defineProperty(window, "__fetchesOut", { get: () => out });
+})();"""
+# whether the page stands still: none of its requests out but those held, and two frames drawn with nothing changed,
+# every settling control waited out meanwhile
+QUIET = """async (held) => {
+  if (!("__fetchesOut" in window)) throw new Error("a phone's context counts its page's requests: made by new_context");
+  if (window.__fetchesOut > held) return false;
   const main = document.querySelector('script[type=module][src$="main.js"]');
   const { passes } = await import(new URL('taps.js', main.src).href);
   let changed = false;
@@ -58,7 +74,7 @@ QUIET = """async () => {
   passes();
   changed ||= watch.takeRecords().length > 0;
   watch.disconnect();
-  return !changed;
+  return !changed && window.__fetchesOut <= held;
 }"""
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
@@ -78,17 +94,30 @@ def live_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def chromium():
+def playwright():
+    """Playwright, started once in a test process (a second one would start inside the first's event loop)."""
     if not CHROMIUM.exists():
         missing(f"no Chromium at {CHROMIUM}")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         missing("Playwright for Python is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def new_context(browser, options: dict):
+    """A browser context whose pages count their requests out (`FETCHES`), for `Phone.calm`."""
+    context = browser.new_context(**options)
+    context.add_init_script(FETCHES)
+    return context
 
 
 class Contexts:
@@ -109,7 +138,7 @@ class Contexts:
             if made == key:
                 del self.free[index]
                 return context, True
-        return self.browser.new_context(**options), False
+        return new_context(self.browser, options), False
 
     @staticmethod
     def key(options: dict) -> tuple:
@@ -162,25 +191,22 @@ class Phone:
         if self.contexts:
             self.context, used = self.contexts.lend(**self.options)
         else:
-            self.context, used = browser.new_context(**self.options), False
+            self.context, used = new_context(browser, self.options), False
         self.last_tap: tuple[str, float] = ("", 0.0)
         self.page = self.context.new_page()
         if used:
             session = self.context.new_cdp_session(self.page)
             origin = re.match(r"https?://[^/]+", base).group(0)
+            # the HTTP cache stays: it holds the page's files at their version, the same for every phone, as a phone
+            # that opened Kibic before keeps them (the API's answers are never taken from it unasked: no-cache)
             session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            session.send("Network.clearBrowserCache")
             session.detach()
         self.page.set_default_timeout(5000)
         # loading the page (its scripts, styles, the service worker) is the slowest step on a busy machine: the
         # tests share the cores in two processes
         self.page.set_default_navigation_timeout(15000)
         self.problems: list[str] = []
-        self.asking: set = set()  # the page's requests out (not its stream, which stays open)
-        self.held: set = set()  # requests the test holds back on purpose (a route): `calm` waits for none of them
-        self.page.on("request", lambda request: request.resource_type != "eventsource" and self.asking.add(request))
-        self.page.on("requestfinished", lambda request: self.asking.discard(request))
-        self.page.on("requestfailed", lambda request: self.asking.discard(request))
+        self.held = 0  # the page's requests its test holds back on purpose (a route): `calm` waits for none of them
         self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         self.page.on("console", self.console)
         self.page.on("dialog", lambda dialog: (self.problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
@@ -233,10 +259,10 @@ class Phone:
         and nothing else of the page moves on)."""
         deadline = time.monotonic() + CALM_SECONDS
         while time.monotonic() < deadline:
-            if not self.asking - self.held and self.page.evaluate(QUIET):
+            if self.page.evaluate(QUIET, self.held):
                 return
             self.page.wait_for_timeout(20)
-        raise AssertionError(f"the page never stood still: {list(self.asking - self.held)}")
+        raise AssertionError("the page never stood still")
 
     def later(self, seconds: float) -> None:
         """The table waits `seconds` before its next tap (a person taps one control twice no sooner than that), on

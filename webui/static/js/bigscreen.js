@@ -20,7 +20,7 @@ const EVENING_MS = 5000; // the evening read again this often: its standings, a 
  * never drawn first in the phone's small type and then grown. */
 export function stylesheet() {
   if (document.querySelector("link[data-big-screen]")) return Promise.resolve();
-  const link = h("link", { rel: "stylesheet", href: "static/css/bigscreen.css", "data-big-screen": "" });
+  const link = h("link", { rel: "stylesheet", href: new URL("../css/bigscreen.css", import.meta.url).href, "data-big-screen": "" });
   const loaded = new Promise((done) => {
     link.addEventListener("load", done, { once: true });
     link.addEventListener("error", done, { once: true });

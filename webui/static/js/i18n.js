@@ -16,7 +16,7 @@ const catalogues = new Map(); // lang -> the promise of its words
 
 function fetchWords(lang) {
   if (!catalogues.has(lang)) {
-    const loading = fetch(`static/i18n/${lang}.json`).then((response) => {
+    const loading = fetch(new URL(`../i18n/${lang}.json`, import.meta.url)).then((response) => {
       if (!response.ok) throw new Error(`no words for ${lang}`);
       return response.json();
     });
