@@ -207,7 +207,7 @@ def test_the_language_changes_offline_without_a_service_worker(phone, server_api
 
 def test_a_page_opened_again_asks_for_none_of_its_files_over_plain_http(phone):
     """Over the club's plain HTTP (no service worker): the first open fetches the page's code, styles and words, the
-    next one takes every one of them from the browser's cache, with no request (before: each asked again, answered 304)."""
+    next one takes every one of them from the browser's cache, with no request (before: each asked again, a 304)."""
     fetched = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/static/v/'))" \
               ".map((e) => [e.name, e.transferSize])"
     phone.page.goto("/")

@@ -40,12 +40,10 @@ CALM_SECONDS = 10  # a bound for `calm`: a page that is still moving then has a 
 HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
+# the page's module of taps (webui/static/js/taps.js), beside its main module: the one instance the page runs
+TAPS = "import(new URL('taps.js', document.querySelector('script[type=module][src$=\"main.js\"]').src).href)"
 # time passes on the clock of the page's checks of taps alone (taps.js `passes`): `ms`, or until no control settles
-TAPS_PASS = """async (ms) => {
-  const main = document.querySelector('script[type=module][src$="main.js"]');
-  const { passes } = await import(new URL('taps.js', main.src).href);
-  return passes(ms ?? undefined);
-}"""
+TAPS_PASS = "async (ms) => (await TAPS).passes(ms ?? undefined)".replace("TAPS", TAPS)
 # the page's requests out (not its stream, which stays open), counted in the page (a listener of Playwright's for each
 # request costs more CPU than the page's load: measured)
 FETCHES = """(() => {
@@ -61,10 +59,9 @@ FETCHES = """(() => {
 # whether the page stands still: none of its requests out but those held, and two frames drawn with nothing changed,
 # every settling control waited out meanwhile
 QUIET = """async (held) => {
-  if (!("__fetchesOut" in window)) throw new Error("a phone's context counts its page's requests: made by new_context");
+  if (!("__fetchesOut" in window)) throw new Error("a phone's context counts its page's requests: new_context");
   if (window.__fetchesOut > held) return false;
-  const main = document.querySelector('script[type=module][src$="main.js"]');
-  const { passes } = await import(new URL('taps.js', main.src).href);
+  const { passes } = await TAPS;
   let changed = false;
   const watch = new MutationObserver(() => { changed = true; });
   watch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -75,7 +72,7 @@ QUIET = """async (held) => {
   changed ||= watch.takeRecords().length > 0;
   watch.disconnect();
   return !changed && window.__fetchesOut <= held;
-}"""
+}""".replace("TAPS", TAPS)
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
 
