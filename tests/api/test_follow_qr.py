@@ -55,7 +55,7 @@ def test_the_follow_link_opens_the_page(table, app):
     match = table.new_match()
     page = FlaskClient(app, app.response_class).get(f"/?m={match['id']}")  # the page is not in the API contract
     assert page.status_code == 200
-    assert b'<script type="module" src="static/js/main.js">' in page.data
+    assert re.search(rb'<script type="module" src="static/v/[0-9a-f]{16}/js/main.js">', page.data)
     policy = page.headers["Content-Security-Policy"]
     assert "script-src 'self';" in policy and "style-src 'self';" in policy and "unsafe-inline" not in policy
 
