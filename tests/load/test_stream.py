@@ -265,9 +265,9 @@ def test_a_keyless_stream_never_gets_a_hand_the_process_holds_with_the_key(app, 
     assert keyed != state and keyed["deal"]["known_hands"] == [0, 1, 2, 3]
 
 
-def test_a_message_built_from_the_match_held_notices_a_restore(app, tmp_path):
-    """A process holds the match at seq 2 (a play); the data is put back to a backup at seq 1 and another process
-    logs an undo as seq 2. The message of seq 2 is built from the data put back, not from the match held."""
+def played_after_a_backup(app, tmp_path):
+    """A match dealt, a backup of the data made, then W's K played (seq 2): the table, the match, the database, the
+    backup."""
     from api import admin
 
     database, backup = app.config["DATABASE"], tmp_path / "backup.db"
@@ -276,6 +276,15 @@ def test_a_message_built_from_the_match_held_notices_a_restore(app, tmp_path):
     table.post_event(match, KNOWN_DEAL)
     admin.backup(database, backup)
     table.post_event(match, PLAYS[0])
+    return table, match, database, backup
+
+
+def test_a_message_built_from_the_match_held_notices_a_restore(app, tmp_path):
+    """A process holds the match at seq 2 (a play); the data is put back to a backup at seq 1 and another process
+    logs an undo as seq 2. The message of seq 2 is built from the data put back, not from the match held."""
+    from api import admin
+
+    table, match, database, backup = played_after_a_backup(app, tmp_path)
     held = stream.message(app, match["id"], 2)  # held at seq 2, the play
     assert held[0] == 2
     admin.restore(database, backup)
@@ -324,12 +333,7 @@ def test_a_restore_before_the_streams_first_look_is_noticed_by_it(app, reader, t
 
     monkeypatch.setattr(stream, "LOOK_SECONDS", 1.0)  # the restore surely comes before the first look
     monkeypatch.setattr(stream, "HEARD_LOOK_SECONDS", 1.0)
-    database, backup = app.config["DATABASE"], tmp_path / "backup.db"
-    table = Table(app.test_client())
-    match = table.new_match(players=SEATS)
-    table.post_event(match, KNOWN_DEAL)
-    admin.backup(database, backup)
-    table.post_event(match, PLAYS[0])
+    table, match, database, backup = played_after_a_backup(app, tmp_path)
     _, follower = reader(match["id"])
     seq, played = follower.next_state()
     assert seq == 2 and played["deal"]["table"]
