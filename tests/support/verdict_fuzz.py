@@ -124,7 +124,7 @@ class Fuzzer:
         holds, so that deals get played out."""
         rng = self.rng
         deal = self.match.state.deal
-        held = [str(card) for card in deal.known[seat]] if deal is not None else []
+        held = sorted(str(card) for card in deal.known[seat]) if deal is not None else []  # (its order: the engine's)
         pick = (lambda: rng.choice(held)) if held and rng.random() < 0.7 else self.card
         if rng.random() < 0.05:
             return {"type": "exchange", "seat": seat}
