@@ -16,8 +16,8 @@ CONSTRAINTS := -c constraints.txt
 DATA ?=
 BENCH_STAMP := $(VENV)/.bench-installed
 # The tests share the cores in TEST_WORKERS processes; those that time something (marked `timed`: a real gunicorn
-# under load, slow clients, streams, deadlines, taps within the page's windows) run after them, alone, so that
-# their timings are the code's own and not the other tests'. A real gunicorn that times nothing (`server` alone:
+# under load, slow clients, streams, deadlines) run after them, alone, so that their timings are the code's own and
+# not the other tests'. A real gunicorn that times nothing (`server` alone:
 # durability, backups, the README's sessions) shares the cores. Three processes on two cores: a browser test waits on the page
 # and the server for part of its time, which a third process fills (measured: the browser tests 760 s in two processes,
 # 570 s in five, with the cores 88% busy in four; since a phone passes the page's 0.35 s of settling on the taps' own
