@@ -44,7 +44,7 @@ def files() -> tuple[str, tuple[str, ...]]:
     """The version of the page's files (made from their contents, read again when one of them changes) and their
     names under `static/`."""
     found = sorted(path for path in STATIC.rglob("*") if path.is_file() and path != SERVICE_WORKER)
-    return files_at(tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in found))
+    return files_at(tuple((path, stat.st_mtime_ns, stat.st_size) for path, stat in ((p, p.stat()) for p in found)))
 
 
 @functools.lru_cache(maxsize=1)
