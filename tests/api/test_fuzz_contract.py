@@ -9,7 +9,8 @@ against `State` (`contentSchema`).
 
 Bounded and seeded: a fixed number of examples per operation and phase, a fixed seed, a deadline per
 request. Most requests are aimed at real matches of every game (with their keys), the rest at ids that
-do not exist. The total is printed (`pytest -s` or `-rP`); FUZZ_EXAMPLES and FUZZ_SEED search further.
+do not exist. The total is printed (`pytest -s` or `-rP`, in one process: `-p no:xdist`); FUZZ_EXAMPLES and
+FUZZ_SEED search further.
 """
 
 from __future__ import annotations
@@ -33,10 +34,9 @@ import api.views
 from api import create_app, stream
 from referee import GAMES
 
-# alone, after the tests that share the cores (`make test`): a request has a 2 s deadline, and the figures printed
-# at the end are the whole module's (its parametrized cases, spread over processes, would each print a part)
-pytestmark = pytest.mark.timed
-
+# a request is milliseconds of bounded work: its deadline holds on cores the other tests share (`make test`), where
+# the cases of this module spread over the test processes, each printing the figures of its part
+DEADLINE = timedelta(seconds=10)
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 STREAM_EXAMPLES = int(os.environ.get("FUZZ_STREAM_EXAMPLES", "20"))
 STREAM_MESSAGES = 2  # read from each stream at most, the `retry` line and comments not counted
@@ -124,7 +124,7 @@ def aim(case, matches: list[dict], club: dict) -> None:
 
 
 @fuzzed.parametrize()
-@settings(max_examples=EXAMPLES, deadline=timedelta(seconds=2), database=None,
+@settings(max_examples=EXAMPLES, deadline=DEADLINE, database=None,
           suppress_health_check=list(HealthCheck))
 @seed(SEED)
 def test_the_app_keeps_its_contract(matches, club, case):
@@ -142,7 +142,7 @@ def quick_idle():
 
 
 @streamed.parametrize()
-@settings(max_examples=STREAM_EXAMPLES, deadline=timedelta(seconds=2), database=None,
+@settings(max_examples=STREAM_EXAMPLES, deadline=DEADLINE, database=None,
           suppress_health_check=list(HealthCheck))
 @seed(SEED)
 def test_the_stream_keeps_its_contract(matches, club, quick_idle, case):
