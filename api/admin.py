@@ -321,6 +321,18 @@ class PostgresConnection(Connection):
         else:
             self.conn.execute("DELETE FROM match_summaries WHERE match_id = ANY(%s)", [match_ids])
 
+    def drop_tables(self, names: set[str]) -> None:
+        from psycopg import sql
+
+        if names:
+            self.conn.execute(sql.SQL("DROP TABLE {} CASCADE").format(
+                sql.SQL(", ").join(sql.Identifier(name) for name in sorted(names))))
+
+    def migrate(self) -> list[str]:
+        from .store import postgres
+
+        return postgres.migrate(self.conn)
+
     def wipe_old_bytes(self) -> None:
         """PostgreSQL keeps old row versions until a vacuum: docs/operating.md says to run VACUUM FULL after a
         forget."""
@@ -607,13 +619,20 @@ def restore_postgresql(database: str, source: Path) -> dict:
         raise AdminError(f"{source} is not a backup of a Kibic database: it holds no Kibic tables.")
     run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
                  f"--dbname={database}", str(source)])
+    from .store import postgres
+
     with connected(database) as conn:
         with conn.transaction():
+            # an archive of an older version: the tables made since it was taken (which `--clean` leaves, holding
+            # what the backup did not, and which its list of migrations lacks) are dropped and made anew by the
+            # migrations it lacks, as a restored file of an older version is brought to this one's tables
+            conn.drop_tables((conn.tables() & postgres.TABLES) - tables)
+            migrated = conn.migrate()
             conn.new_generation()  # every process forgets what it held, at its next request (`PostgresStore.check`)
             conn.drop_summaries()  # the live ones stay when the archive holds none; made again at the next reads
         restored = {"file": str(source), **conn.counts()}
-    log.info("restored %s from %s: %d matches, %d evenings", store.described(database), source,
-             restored["matches"], restored["evenings"])
+    log.info("restored %s from %s: %d matches, %d evenings%s", store.described(database), source,
+             restored["matches"], restored["evenings"], f"; migrated: {', '.join(migrated)}" if migrated else "")
     return restored
 
 

@@ -158,7 +158,7 @@ def create_clubs(cursor: psycopg.Cursor) -> None:
 
 
 def create_match_summaries(cursor: psycopg.Cursor) -> None:
-    # IF NOT EXISTS: a restored archive of an older version leaves the live table in place (`api.admin.restore`)
+    # IF NOT EXISTS: a restore of an older archive by an earlier version left the live table in place
     cursor.execute("CREATE TABLE IF NOT EXISTS match_summaries (match_id text PRIMARY KEY, seq bigint NOT NULL, "
                    "summary text NOT NULL)")
     # a row to lock: a summary is stored under a share lock of it, which an operator's change takes first
@@ -171,6 +171,10 @@ MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
     remember_idempotent_evenings, create_clubs, create_match_summaries,
 ]
+TABLES = frozenset({"kibic_migrations", "matches", "events", "settings", "evenings", "evening_matches", "clubs",
+                    "club_members", "club_names", "club_payments", "match_summaries"})
+"""The tables the migrations make: a migration that makes one adds it here (`kibic restore` drops those an older
+archive lacks; tests/store/test_backup_restore.py checks the list against a migrated database)."""
 
 
 def migrate(conn: psycopg.Connection) -> list[str]:

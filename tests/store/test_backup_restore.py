@@ -237,6 +237,68 @@ def test_a_postgresql_backup_put_back_while_serving_is_what_every_worker_serves(
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+def pg_tables(database: str) -> set[str]:
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        return {row[0] for row in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+
+
+def test_a_postgresql_backup_of_an_older_version_is_brought_to_this_ones_tables(postgres_cluster, tmp_path):
+    """A backup taken before the clubs came (their migration undone by hand: its tables and column dropped, its name
+    taken off the list of migrations), put back into a database of this version that holds a club made since: the
+    club is gone, the backup's match is served, and the service starts and makes clubs again (the tables that
+    `pg_restore --clean` leaves, which the backup knows nothing of, stood in the way of the migration it lacks: the
+    service could not start)."""
+    import psycopg
+
+    from api import create_app
+    from api.store import postgres
+    from api.store.postgres import PostgresStore
+
+    older = postgres_cluster.new_database()
+    body, events = example()
+    try:
+        table = create_app({"TESTING": True, "DATABASE": older}).test_client()
+        assert pg_tables(older) == postgres.TABLES, "postgres.TABLES names every table the migrations make"
+        match = table.post("/api/matches", json=body).get_json()
+        for event in events[:2]:
+            answer = table.post(f"/api/matches/{match['id']}/events", json=event,
+                                headers={"Authorization": f"Bearer {match['key']}"})
+            assert answer.status_code == 201, answer.get_json()
+        PostgresStore.close_all()
+        with psycopg.connect(older) as conn:
+            conn.execute("DROP TABLE club_payments, club_names, club_members, clubs, match_summaries")
+            conn.execute("ALTER TABLE evenings DROP COLUMN club_id")
+            conn.execute("DELETE FROM kibic_migrations WHERE name IN ('create_clubs', 'create_match_summaries')")
+            conn.execute("DELETE FROM settings WHERE name = 'generation'")
+        archive = tmp_path / "before-the-clubs.pgdump"
+        made = kibic("backup", str(archive), database=older)
+        assert made.returncode == 0, made.stderr
+
+        current = postgres_cluster.new_database()
+        table = create_app({"TESTING": True, "DATABASE": current}).test_client()
+        club = table.post("/api/clubs", json={"name": "Czwartki", "currency": "PLN"}).get_json()
+        PostgresStore.close_all()
+
+        put_back = kibic("restore", str(archive), database=current)
+        assert put_back.returncode == 0, put_back.stderr
+        assert "1 matches" in put_back.stdout, put_back.stdout
+        assert pg_tables(current) == postgres.TABLES
+
+        table = create_app({"TESTING": True, "DATABASE": current}).test_client()
+        served_match = table.get(f"/api/matches/{match['id']}")
+        assert served_match.status_code == 200 and served_match.get_json()["seq"] == 2, served_match.get_json()
+        gone = table.get(f"/api/clubs/{club['id']}", headers={"Authorization": f"Bearer {club['key']}"})
+        assert gone.status_code == 404, gone.get_json()
+        again = table.post("/api/clubs", json={"name": "Czwartki", "currency": "PLN"})
+        assert again.status_code == 201, again.get_json()
+    finally:
+        PostgresStore.close_all()
+    checked = kibic("check", database=current)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 @pytest.mark.parametrize("kind", ["text", "sqlite_backup", "dump_of_another_database"])
 def test_a_file_that_is_not_a_postgresql_backup_of_kibic_is_refused_and_nothing_changes(postgres_cluster, tmp_path,
                                                                                        kind):
