@@ -288,6 +288,16 @@ def test_a_match_let_go_is_freed_at_once_with_no_cycle_left_for_the_collector(ga
     object that could be part of a cycle. A match is not one: when the cache lets it go, its last reference goes
     and all of it is freed there and then. Played blind, so that its plays leave claims open (a claim once kept a
     closure over its deal, which keeps the claim), and let go at several points, in a deal and between deals."""
+    left: list = []
+    for _ in range(3):  # what another thread of the process lets go of meanwhile (an earlier test's app) is garbage
+        left = garbage_of_a_match_let_go(game, events)  # too, but once: a cycle of the match's is left every time
+        if not left:
+            break
+    assert not left, left
+
+
+def garbage_of_a_match_let_go(game: str, events: int) -> list[tuple[str, int]]:
+    """The garbage the collector finds when a match played to `events` is let go: the commonest types."""
     match = Match.create(game, ["Ala", "Olek", "Ewa", "Jan"][:GAMES[game].max_players], {}, "1")
     table = SIMULATORS[game](match, random.Random(3))
     while match.seq < events and table.step() is not None:
@@ -297,8 +307,8 @@ def test_a_match_let_go_is_freed_at_once_with_no_cycle_left_for_the_collector(ga
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         del match
-        found = gc.collect()
-        assert found == 0, Counter(type(thing).__name__ for thing in gc.garbage).most_common(5)
+        gc.collect()
+        return Counter(type(thing).__name__ for thing in gc.garbage).most_common(5)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
