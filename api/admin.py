@@ -322,11 +322,9 @@ class PostgresConnection(Connection):
             self.conn.execute("DELETE FROM match_summaries WHERE match_id = ANY(%s)", [match_ids])
 
     def drop_tables(self, names: set[str]) -> None:
-        from psycopg import sql
+        from .store import postgres
 
-        if names:
-            self.conn.execute(sql.SQL("DROP TABLE {} CASCADE").format(
-                sql.SQL(", ").join(sql.Identifier(name) for name in sorted(names))))
+        postgres.drop_tables(self.conn, names)
 
     def migrate(self) -> list[str]:
         from .store import postgres

@@ -171,10 +171,29 @@ MIGRATIONS: list[Callable[[psycopg.Cursor], None]] = [
     create_matches_and_events, remember_idempotent_creations, create_the_server_secret, create_evenings,
     remember_idempotent_evenings, create_clubs, create_match_summaries,
 ]
-TABLES = frozenset({"kibic_migrations", "matches", "events", "settings", "evenings", "evening_matches", "clubs",
-                    "club_members", "club_names", "club_payments", "match_summaries"})
-"""The tables the migrations make: a migration that makes one adds it here (`kibic restore` drops those an older
-archive lacks; tests/store/test_backup_restore.py checks the list against a migrated database)."""
+DROPS = {
+    "kibic_migrations": "DROP TABLE kibic_migrations CASCADE",
+    "matches": "DROP TABLE matches CASCADE",
+    "events": "DROP TABLE events CASCADE",
+    "settings": "DROP TABLE settings CASCADE",
+    "evenings": "DROP TABLE evenings CASCADE",
+    "evening_matches": "DROP TABLE evening_matches CASCADE",
+    "clubs": "DROP TABLE clubs CASCADE",
+    "club_members": "DROP TABLE club_members CASCADE",
+    "club_names": "DROP TABLE club_names CASCADE",
+    "club_payments": "DROP TABLE club_payments CASCADE",
+    "match_summaries": "DROP TABLE match_summaries CASCADE",
+}
+"""The tables the migrations make, each with the literal statement that drops it: a migration that makes one adds it
+here (`kibic restore` drops those an older archive lacks; tests/store/test_backup_restore.py checks the list against a
+migrated database)."""
+TABLES = frozenset(DROPS)
+
+
+def drop_tables(conn: psycopg.Connection, names: set[str]) -> None:
+    """Drops these tables of Kibic's (`TABLES`), and what depends on them."""
+    for name in sorted(names):
+        conn.execute(DROPS[name])
 
 
 def migrate(conn: psycopg.Connection) -> list[str]:
