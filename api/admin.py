@@ -211,7 +211,10 @@ class Connection:
         self.conn.execute("PRAGMA secure_delete = ON")
 
     def drop_old_log(self) -> None:
-        """Empties the write-ahead log (which holds pages as they were) once every reader is done with it."""
+        """Writes the file anew without its free space (which holds what was deleted or overwritten before, unless
+        SQLite overwrote it then: `secure_delete`, off where SQLite is not built with it on), and empties the
+        write-ahead log (which holds pages as they were) once every reader is done with it."""
+        self.conn.execute("VACUUM")
         self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 

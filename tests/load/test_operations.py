@@ -9,6 +9,7 @@ import os
 import re
 import sqlite3
 import tomllib
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,31 @@ def test_forget_leaves_the_name_nowhere(app, client):
         if file.exists():
             stored = file.read_bytes().lower()
             assert NAME.lower().encode() not in stored, f"{file.name} still holds the name's bytes"
+
+
+def test_forget_leaves_no_bytes_of_the_name_in_space_freed_before(app, client):
+    """Rows deleted before the forget by a SQLite that does not overwrite what it frees (`secure_delete` is off
+    unless SQLite is built with it on, as Debian's is) left the name's bytes in the file's free space, where no row
+    holds them: the forget leaves them nowhere either."""
+    database = app.config["DATABASE"]
+    seats = len(next(iter(GAMES.values())).example["match"]["players"])
+    gone = new_match(client, players_of(seats, NAME))
+    new_match(client, players_of(seats, "Ann"))
+    with closing(sqlite3.connect(database, isolation_level=None)) as db:
+        db.execute("PRAGMA secure_delete = OFF")
+        db.execute("BEGIN")
+        db.execute("DELETE FROM events WHERE match_id = ?", [gone["id"]])
+        db.execute("DELETE FROM matches WHERE id = ?", [gone["id"]])
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert NAME.lower().encode() in Path(database).read_bytes().lower(), "the deleted match left the name's bytes"
+
+    assert admin.forget(database, NAME) == {"matches": 0, "evenings": 0, "clubs": 0, "events": 0}
+
+    for suffix in ("", "-wal"):
+        file = Path(f"{database}{suffix}")
+        if file.exists():
+            assert NAME.lower().encode() not in file.read_bytes().lower(), f"{file.name} still holds the name's bytes"
 
 
 def test_delete_a_match_and_an_evening(app, client):
