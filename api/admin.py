@@ -602,7 +602,22 @@ def run_program(command: list[str]) -> str:
     return done.stdout
 
 
+ARCHIVED_MIGRATIONS = re.compile(r"^COPY (\w+\.)?kibic_migrations \(.*\) FROM stdin;$")  # its rows follow, to "\."
 ARCHIVE_TABLE = re.compile(r"^\d+; \d+ \d+ TABLE \S+ (\w+) ", re.MULTILINE)  # `pg_restore --list`: a table's line
+
+
+def archived_migrations(program: str, source: Path) -> list[str]:
+    """The names of the migrations a `kibic backup` on PostgreSQL holds: its `kibic_migrations` rows, read from the
+    archive as `pg_restore` writes them out (`COPY ... FROM stdin;`, a row a line, a tab after the name)."""
+    script = run_program([program, "--data-only", "--table=kibic_migrations", "--file=-", str(source)])
+    names, rows = [], False
+    for line in script.splitlines():
+        if rows:
+            if line == "\\.":
+                break
+            names.append(line.split("\t", 1)[0])
+        rows = rows or ARCHIVED_MIGRATIONS.match(line) is not None
+    return names
 
 
 def restore_postgresql(database: str, source: Path) -> dict:
@@ -618,6 +633,10 @@ def restore_postgresql(database: str, source: Path) -> dict:
     tables = set(ARCHIVE_TABLE.findall(done.stdout))
     if not TABLES_OF_KIBIC <= tables:
         raise AdminError(f"{source} is not a backup of a Kibic database: it holds no Kibic tables.")
+    unknown = [name for name in archived_migrations(program, source) if name not in known_migrations(database)]
+    if unknown:
+        raise AdminError(f"{source} was made by a newer Kibic (migrations {', '.join(unknown)}): restore it with that "
+                         "version.")
     run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
                  f"--dbname={database}", str(source)])
     from .store import postgres

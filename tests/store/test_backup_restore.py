@@ -299,7 +299,7 @@ def test_a_postgresql_backup_of_an_older_version_is_brought_to_this_ones_tables(
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-@pytest.mark.parametrize("kind", ["text", "sqlite_backup", "dump_of_another_database"])
+@pytest.mark.parametrize("kind", ["text", "sqlite_backup", "dump_of_another_database", "newer_kibic"])
 def test_a_file_that_is_not_a_postgresql_backup_of_kibic_is_refused_and_nothing_changes(postgres_cluster, tmp_path,
                                                                                        kind):
     import psycopg
@@ -316,6 +316,12 @@ def test_a_file_that_is_not_a_postgresql_backup_of_kibic_is_refused_and_nothing_
         sqlite = tmp_path / "referee.db"
         assert kibic("migrate", database=sqlite).returncode == 0
         assert kibic("backup", str(wrong), database=sqlite).returncode == 0
+    elif kind == "newer_kibic":  # a backup of a Kibic that has a migration this one does not know
+        newer = postgres_cluster.new_database()
+        assert kibic("migrate", database=newer).returncode == 0
+        with psycopg.connect(newer) as conn:
+            conn.execute("INSERT INTO kibic_migrations (name, applied) VALUES ('from_a_newer_kibic', 'now')")
+        assert kibic("backup", str(wrong), database=newer).returncode == 0
     else:
         other = postgres_cluster.new_database()
         with psycopg.connect(other) as conn:
@@ -329,6 +335,8 @@ def test_a_file_that_is_not_a_postgresql_backup_of_kibic_is_refused_and_nothing_
     assert "kibic:" in refused.stderr and str(wrong) in refused.stderr, refused.stderr
     assert "Traceback" not in refused.stderr
     assert postgres_dump(database) == before
+    if kind == "newer_kibic":
+        assert "newer Kibic" in refused.stderr and "from_a_newer_kibic" in refused.stderr, refused.stderr
 
 
 def test_without_postgresql_client_tools_a_backup_says_what_to_install(monkeypatch, tmp_path):
