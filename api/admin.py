@@ -210,7 +210,7 @@ class Connection:
         """What the next statements overwrite or delete is overwritten with zeros on disk."""
         self.conn.execute("PRAGMA secure_delete = ON")
 
-    def drop_old_log(self) -> None:
+    def drop_freed_bytes(self) -> None:
         """Writes the file anew without its free space (which holds what was deleted or overwritten before, unless
         SQLite overwrote it then: `secure_delete`, off where SQLite is not built with it on), and empties the
         write-ahead log (which holds pages as they were) once every reader is done with it."""
@@ -338,7 +338,7 @@ class PostgresConnection(Connection):
         """PostgreSQL keeps old row versions until a vacuum: docs/operating.md says to run VACUUM FULL after a
         forget."""
 
-    def drop_old_log(self) -> None:
+    def drop_freed_bytes(self) -> None:
         """PostgreSQL's own write-ahead log is recycled by the server."""
 
 
@@ -761,7 +761,7 @@ def forget(database: str, name: str, replacement: str = FORGOTTEN) -> dict:
                     counts["events"] += 1
                     logs.add(match_id)
             conn.drop_summaries(sorted(logs))  # a summary names no one, but one of a log changed may be out of date
-        conn.drop_old_log()
+        conn.drop_freed_bytes()
     log.info("forgot a name (hash %s): %s", hashlib.sha256(wanted.encode()).hexdigest()[:8], counts)
     return counts
 
