@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from _pytest.outcomes import Failed, Skipped
-from conftest_browser import missing
+from conftest_browser import PHONE, missing
 
 
 def test_a_missing_browser_skips_the_browser_tests_on_a_developers_machine(monkeypatch):
@@ -45,3 +45,49 @@ def test_a_phone_lent_a_used_context_is_as_new_as_a_phone_made_for_it(new_phone,
     assert [path for path in cached if not path.startswith("/static/v/")] == [], "nothing else taken from the cache"
     other = new_phone(locale="ru-RU")
     assert other.context is not context
+
+
+@pytest.mark.browser
+def test_a_phone_lent_a_kept_tab_hears_nothing_of_the_phone_before(new_phone):
+    """A phone whose test changed nothing lasting of its page gives its tab back with its context, on `about:blank`;
+    the next phone opens its page in that tab, and nothing of the first phone listens there any more: a script's
+    error on the second page is the second phone's alone."""
+    first = new_phone()
+    first.open("/")
+    tab = first.page
+    first.close()
+    second = new_phone()
+    assert second.page is tab and second.page.url == "about:blank", "the tab kept, its page gone"
+    second.open("/")
+    second.page.evaluate("() => console.error('a problem of the second page')")
+    assert first.problems == []
+    assert [problem for problem in second.problems if "second page" in problem], "the second phone hears its page"
+    second.problems.clear()
+
+
+TAB_CHANGES = {
+    "a route": lambda page: page.route("**/api/**", lambda route: route.abort()),
+    "a listener": lambda page: page.on("request", lambda request: None),
+    "dark media": lambda page: page.emulate_media(color_scheme="dark"),
+    "turned sideways": lambda page: page.set_viewport_size({"width": 740, "height": 360}),
+    "an init script": lambda page: page.add_init_script("window.leftBehind = true"),
+}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("change", TAB_CHANGES)
+def test_a_tab_its_test_changed_for_good_is_not_lent_again(new_phone, change):
+    """What a test does to its page that outlasts a navigation (`LASTING`) closes the tab with the page: the next
+    phone lent the context gets a new tab, as new as a phone made for its test."""
+    first = new_phone()
+    first.open("/")
+    tab = first.page
+    TAB_CHANGES[change](first.page)
+    first.close()
+    assert tab.is_closed()
+    second = new_phone()
+    assert second.context is first.context and second.page is not tab
+    second.open("/")
+    assert second.page.viewport_size == PHONE
+    assert second.page.evaluate("""async () => [matchMedia('(prefers-color-scheme: dark)').matches,
+        'leftBehind' in window, (await fetch('/api/games')).ok]""") == [False, False, True]

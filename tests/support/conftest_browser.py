@@ -8,14 +8,18 @@ Content-Security-Policy violation).
 
 A phone is a browser context of its own, lent by `Contexts` and kept between tests: making a context is most of what
 a phone costs (its profile and its first renderer, about 0.7 s of CPU of a new phone's first page, measured). A
-context given back has its pages closed and is put back online; a phone lent one clears everything the page keeps for
-the server (local storage, IndexedDB, cookies) before its page opens, so that it is as new as a phone made for its
-test, but for the page's own files in its HTTP cache (kept for good at their version, as by any phone that opened
-Kibic before: a page opens with no request for them). A context in the pool keeps one page of its own open on the
-server (an icon, no script): the next phone's page joins that page's renderer process instead of starting one
-(measured: 1.3 s of CPU for a phone's first page without it, 0.6 s with it). Phones run as on the club's plain-HTTP
-network, where no service worker runs; the tests of the page opening offline ask for one (`service_workers="allow"`):
-a phone with it is made new each time, as a service worker and its caches outlive the pages it served.
+context given back is put back online, with one page of its own left open: the phone's page, taken to `about:blank`
+(its scripts and streams stopped), when its test changed nothing of the page that outlasts a navigation (`LASTING`:
+a listener, a route, an init script, emulated media, another viewport); otherwise a new page showing an icon of the
+server's (no script), so that the context keeps a renderer process of the server's site. The next phone lent the
+context opens its page in that tab: a tab that navigates keeps its renderer process, where a new tab starts one
+(measured per phone, a page opened, drawn, shot whole and given back: ~0.45 s of CPU in a kept tab against ~0.6 s in
+a new one). A phone lent a context clears everything the page keeps for the server (local storage, IndexedDB,
+cookies) before its page opens, so that it is as new as a phone made for its test, but for the page's own files in
+its caches (kept for good at their version, as by any phone that opened Kibic before: a page opens with no request
+for them). Phones run as on the club's plain-HTTP network, where no service worker runs; the tests of the page
+opening offline ask for one (`service_workers="allow"`): a phone with it is made new each time, as a service worker
+and its caches outlive the pages it served.
 """
 
 from __future__ import annotations
@@ -73,6 +77,9 @@ QUIET = """async (held) => {
   watch.disconnect();
   return !changed && window.__fetchesOut <= held;
 }""".replace("TAPS", TAPS)
+# what a test may do to a page that outlasts a navigation: its phone's tab is then not lent again (`Contexts`)
+LASTING = ("on", "once", "add_init_script", "expose_function", "expose_binding", "route", "route_from_har",
+           "route_web_socket", "emulate_media", "set_viewport_size", "set_extra_http_headers", "add_locator_handler")
 EXPECTED_CONSOLE_ERRORS = re.compile(r"Failed to load resource: (the server responded with a status of (403|409|422)|"
                                      r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED)")
 
@@ -121,53 +128,53 @@ class Contexts:
     """The browser contexts of one test process, lent to phones and kept between tests (see the module's doc)."""
 
     KEPT = 12  # contexts kept free, the least recently given back closed first
-    KEEPER = "/icon.svg"  # what a pooled context's own page shows: a small image, nothing that runs or asks
+    KEEPER = "/icon.svg"  # what a new tab of a context given back shows: a small image, nothing that runs or asks
 
     def __init__(self, browser):
         self.browser = browser
-        self.free: list[tuple[tuple, object]] = []  # (the options it was made with, the context), oldest first
-        self.keepers: dict[object, object] = {}  # a pooled context's own page, which keeps its renderer process
+        # (the options it was made with, the context, its one open page), oldest first
+        self.free: list[tuple[tuple, object, object]] = []
 
-    def lend(self, **options) -> tuple[object, bool]:
-        """A context made with these options, and whether it was used before (its page must clear what it kept)."""
+    def lend(self, **options) -> tuple[object, object | None]:
+        """A context made with these options and, if it was used before, the page it kept open, for the phone's own
+        (the phone must clear what the context kept for the server); a new context and None otherwise."""
         key = self.key(options)
-        for index, (made, context) in enumerate(self.free):
+        for index, (made, context, page) in enumerate(self.free):
             if made == key:
                 del self.free[index]
-                return context, True
-        return new_context(self.browser, options), False
+                return context, page
+        return new_context(self.browser, options), None
 
     @staticmethod
     def key(options: dict) -> tuple:
         return tuple(sorted((name, json.dumps(value, sort_keys=True)) for name, value in options.items()))
 
-    def give_back(self, context, options: dict) -> None:
+    def give_back(self, context, options: dict, page=None) -> None:
+        """Takes a phone's context back. `page`: the phone's page, which its test left as a new tab would be after a
+        navigation; it is kept open, on `about:blank`. Without it, a new tab on the server is kept instead."""
         key = self.key(options)
         try:
-            context.set_offline(False)
-            if context not in self.keepers:  # opened while the test's page still holds the process
-                keeper = context.new_page()
-                keeper.goto(self.KEEPER)
-                self.keepers[context] = keeper
-            for page in context.pages:
-                if page is not self.keepers[context]:
-                    page.close()
+            if page is not None:  # the test's page is gone, before the context is online again: nothing of it
+                page.goto("about:blank")  # sends or stores anything any more
+                context.set_offline(False)
+            else:  # opened while the test's pages still hold the renderer process
+                context.set_offline(False)
+                page = context.new_page()
+                page.goto(self.KEEPER)
+            for other in context.pages:
+                if other is not page:
+                    other.close()
             context.clear_cookies()
             context.clear_permissions()
         except Exception:  # closed by its test: made again next time
-            self.keepers.pop(context, None)
             return
-        self.free.append((key, context))
+        self.free.append((key, context, page))
         while len(self.free) > self.KEPT:
-            self.discard(self.free.pop(0)[1])
-
-    def discard(self, context) -> None:
-        self.keepers.pop(context, None)
-        context.close()
+            self.free.pop(0)[1].close()
 
     def close(self) -> None:
-        for _, context in self.free:
-            self.discard(context)
+        for _, context, _ in self.free:
+            context.close()
         self.free.clear()
 
 
@@ -186,12 +193,12 @@ class Phone:
         self.contexts = contexts if service_workers == "block" else None
         self.closed = False
         if self.contexts:
-            self.context, used = self.contexts.lend(**self.options)
+            self.context, kept = self.contexts.lend(**self.options)
         else:
-            self.context, used = new_context(browser, self.options), False
+            self.context, kept = new_context(browser, self.options), None
         self.last_tap: tuple[str, float] = ("", 0.0)
-        self.page = self.context.new_page()
-        if used:
+        self.page = kept or self.context.new_page()
+        if kept:
             session = self.context.new_cdp_session(self.page)
             origin = re.match(r"https?://[^/]+", base).group(0)
             # the HTTP cache stays: it holds the page's files at their version, the same for every phone, as a phone
@@ -204,9 +211,24 @@ class Phone:
         self.page.set_default_navigation_timeout(15000)
         self.problems: list[str] = []
         self.held = 0  # the page's requests its test holds back on purpose (a route): `calm` waits for none of them
-        self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
-        self.page.on("console", self.console)
-        self.page.on("dialog", lambda dialog: (self.problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+        self.listeners = [("pageerror", lambda error: self.problems.append(f"script error: {error}")),
+                          ("console", self.console),
+                          ("dialog", lambda dialog: (self.problems.append(f"dialog: {dialog.message}"),
+                                                     dialog.dismiss()))]
+        for event, listener in self.listeners:
+            self.page.on(event, listener)
+        self.changed: list[str] = []  # what its test did to the page that a navigation keeps (`LASTING`)
+        for name in LASTING:
+            setattr(self.page, name, self.noting(name, getattr(type(self.page), name).__get__(self.page)))
+
+    def noting(self, name: str, method):
+        """`method` of the page, noting that the test called it (the page is not lent again)."""
+
+        def noted(*args, **kwargs):
+            self.changed.append(name)
+            return method(*args, **kwargs)
+
+        return noted
 
     def console(self, message) -> None:
         if message.type == "error" and not EXPECTED_CONSOLE_ERRORS.search(message.text):
@@ -350,10 +372,17 @@ class Phone:
         if self.closed:
             return
         self.closed = True
-        if self.contexts:
-            self.contexts.give_back(self.context, self.options)
-        else:
+        if not self.contexts:
             self.context.close()
+            return
+        kept = None
+        if not self.changed and not self.page.is_closed():
+            for event, listener in self.listeners:
+                self.page.remove_listener(event, listener)
+            for name in LASTING:
+                delattr(self.page, name)
+            kept = self.page
+        self.contexts.give_back(self.context, self.options, kept)
 
 
 @pytest.fixture(scope="session")
