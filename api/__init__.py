@@ -19,6 +19,7 @@ from . import (
     limits,
     logs,
     matches,
+    routes,
     security,
     settings,
     store,
@@ -35,7 +36,10 @@ MATCHES_CACHED = 1000  # per server process; docs/contributing.md's "Performance
 
 class Kibic(Flask):
     """Flask, asking once per view or hook whether it is an `async def` function to be wrapped (Flask asks the
-    `inspect` module at every call, four times a request, and the answer never changes)."""
+    `inspect` module at every call, four times a request, and the answer never changes), with routes that compile
+    their URL builders when first asked (`api.routes`)."""
+
+    url_rule_class = routes.Rule
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
