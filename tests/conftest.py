@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from flask.testing import FlaskClient
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
@@ -43,6 +42,7 @@ for folder in ["support", *sorted(p.name for p in TESTS.iterdir() if p.is_dir() 
 import event_stream  # noqa: E402
 
 from api import create_app  # noqa: E402
+from api.contract import load as read_yaml  # noqa: E402
 
 STORES = ["sqlite", "postgresql"]
 
@@ -52,7 +52,7 @@ SEATS = ["S", "W", "N", "E"]
 
 @functools.cache
 def spec() -> dict:
-    return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    return read_yaml(SPEC_PATH.read_text(encoding="utf-8"))
 
 
 @functools.cache
@@ -62,7 +62,7 @@ def contract() -> OpenAPI:
 
 def openapi_of(document: dict) -> OpenAPI:
     """The contract `document` makes, as openapi-core checks requests and responses against it."""
-    config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: yaml.safe_load(data),
+    config = Config(extra_media_type_deserializers={"application/yaml": lambda data, **_: read_yaml(data),
                                                     "text/event-stream": lambda data, **_: event_stream.message(data)})
     return OpenAPI.from_dict(document, config=config)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from api import contract
 from referee import GAMES
@@ -41,7 +40,7 @@ class Shuffling(Ogorek):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_event_a_game_brings_is_written_from_its_description(game):
-    schemas = yaml.safe_load(contract.SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
+    schemas = contract.load(contract.SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
     for kind, described in GAMES[game].event_schemas.items():
         schema = schemas[f"{kind.title()}Event"]
         assert game in schema["x-games"]

@@ -6,7 +6,6 @@ from decimal import Decimal
 
 import conftest
 import pytest
-import yaml
 
 from api import contract, create_app
 from referee import GAMES, catalogue
@@ -94,7 +93,7 @@ def another_game(monkeypatch):
     """The game added to the referee, and the contract `python -m api.contract --write` then writes: every answer
     of the test client is held to it."""
     monkeypatch.setitem(GAMES, Ogorek5.name, Ogorek5())
-    written = yaml.safe_load(contract.derived(contract.SPEC.read_text(encoding="utf-8")))
+    written = contract.load(contract.derived(contract.SPEC.read_text(encoding="utf-8")))
     assert written["components"]["schemas"]["State"]["discriminator"]["mapping"][Ogorek5.name] == (
         "#/components/schemas/OgorekFiveState")
     monkeypatch.setattr(conftest, "spec", lambda: written)

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 from flask import Response
 from jsonschema.exceptions import ValidationError as SchemaError
 from openapi_core.templating.responses.exceptions import ResponseNotFound
@@ -15,6 +14,7 @@ from openapi_core.validation.response.exceptions import ResponseValidationError
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate as validate_spec
 
+from api import contract
 from referee import catalogue
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -23,7 +23,7 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 
 @functools.cache
 def spec() -> dict:
-    return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    return contract.load(SPEC_PATH.read_text(encoding="utf-8"))
 
 
 def test_the_spec_is_valid_openapi_3_1():

@@ -10,7 +10,6 @@ Sprint and what to add. Once the test is over, Sprint is in the registry no more
 from __future__ import annotations
 
 import pytest
-import yaml
 from conftest import Table
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator, ValidationError
@@ -39,7 +38,7 @@ def served(app, sprint) -> Table:
 def derived() -> dict:
     """openapi.yaml as `python -m api.contract --write` would write it with Sprint registered."""
     with registered():
-        return yaml.safe_load(contract.derived(contract.SPEC.read_text(encoding="utf-8")))
+        return contract.load(contract.derived(contract.SPEC.read_text(encoding="utf-8")))
 
 
 def validator(document: dict, name: str) -> Draft202012Validator:

@@ -13,9 +13,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-import yaml
 
-from api import admin, create_app, logs, settings
+from api import admin, contract, create_app, logs, settings
 from api.version import VERSION
 from referee import GAMES
 
@@ -75,7 +74,7 @@ def test_host_names_are_compared_without_regard_to_case(monkeypatch, tmp_path):
 
 def test_the_version_is_the_same_everywhere(client):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    spec = contract.load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     assert VERSION == project == spec["info"]["version"]
     assert client.get("/api/version").get_json() == {"version": VERSION}
     assert f"## {VERSION}" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
