@@ -91,3 +91,26 @@ def test_a_tab_its_test_changed_for_good_is_not_lent_again(new_phone, change):
     assert second.page.viewport_size == PHONE
     assert second.page.evaluate("""async () => [matchMedia('(prefers-color-scheme: dark)').matches,
         'leftBehind' in window, (await fetch('/api/games')).ok]""") == [False, False, True]
+
+
+@pytest.mark.browser
+def test_a_request_is_out_until_the_page_has_read_its_answer_and_drawn_it(phone):
+    """`calm` waits for the page's requests out: a fetch resolves when the answer's headers come, and the page reads
+    the body after, then draws what it says. The request counts as out until then, and a body left unread for a
+    task no longer counts."""
+    phone.open("/")
+    phone.calm()  # none of the page's own requests out
+    counted = phone.page.evaluate("""async () => {
+        const seen = [];
+        const response = await fetch('/api/games');
+        seen.push(window.__fetchesOut);
+        await response.json();
+        seen.push(window.__fetchesOut);  // the page's own code after the read: still out while it draws
+        await new Promise((done) => setTimeout(done, 0));
+        seen.push(window.__fetchesOut);
+        await fetch('/api/games');  // its body never read
+        await new Promise((done) => setTimeout(done, 0));
+        seen.push(window.__fetchesOut);
+        return seen;
+    }""")
+    assert counted == [1, 1, 0, 0]

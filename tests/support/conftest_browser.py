@@ -49,14 +49,29 @@ TAPS = "import(new URL('taps.js', document.querySelector('script[type=module][sr
 # time passes on the clock of the page's checks of taps alone (taps.js `passes`): `ms`, or until no control settles
 TAPS_PASS = "async (ms) => (await TAPS).passes(ms ?? undefined)".replace("TAPS", TAPS)
 # the page's requests out (not its stream, which stays open), counted in the page (a listener of Playwright's for each
-# request costs more CPU than the page's load: measured)
+# request costs more CPU than the page's load: measured). A request is out until the page has read its answer's body
+# and drawn what it says (the page's code after the read runs before a timer of the read's end), or has left the body
+# unread for a task: a fetch resolves when the headers come, and the page reads the body after (api.js), then draws.
 FETCHES = """(() => {
   if ("__fetchesOut" in window) return;
   const fetch = window.fetch;
   let out = 0;
   window.fetch = function (...args) {
     out += 1;
-    return fetch.apply(this, args).finally(() => { out -= 1; });
+    let done = false;
+    const finish = () => { if (!done) { done = true; out -= 1; } };
+    return fetch.apply(this, args).then((response) => {
+      let reading = false;
+      for (const name of ["json", "text", "arrayBuffer", "blob", "formData"]) {
+        const read = response[name];
+        response[name] = function () {
+          reading = true;
+          return read.call(this).finally(() => setTimeout(finish, 0));
+        };
+      }
+      setTimeout(() => { if (!reading) finish(); }, 0);
+      return response;
+    }, (error) => { finish(); throw error; });
   };
   Object.defineProperty(window, "__fetchesOut", { get: () => out });
 })();"""
