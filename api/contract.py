@@ -61,7 +61,7 @@ def state_examples() -> dict:
 
 
 # libyaml's parser and emitter where PyYAML was built with it (its wheels are), Python's otherwise: the same YAML,
-# read and measured ten times faster (the contract's derivation reads openapi.yaml twice and measures ~700 parts)
+# read and measured several times faster (the derivation reads openapi.yaml twice and measures ~700 parts)
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

@@ -181,7 +181,11 @@ class Contexts:
                     other.close()
             context.clear_cookies()
             context.clear_permissions()
-        except Exception:  # closed by its test: made again next time
+        except Exception:  # closed by its test, or left unable to navigate: made again next time
+            try:
+                context.close()
+            except Exception:  # noqa: BLE001 - already closed
+                pass
             return
         self.free.append((key, context, page))
         while len(self.free) > self.KEPT:
