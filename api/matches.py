@@ -248,11 +248,13 @@ def record(match_id: str, route: str, body: object, command: dict, idempotency_k
             # stored as recorded: with what it keeps for readers without the key (`Match.seen_blind`)
             held.append_event(match_id, match.log[-1], idempotency_key, digest)
             return answer(match_id, match, event, warnings, [f.as_dict() for f in findings])
-    except store.Conflict:  # the match in hand is dropped: it holds an event the log does not
+    except store.Conflict as conflict:  # the match in hand is dropped: it holds an event the log does not
         earlier = idempotency_key and held.idempotent_event(match_id, idempotency_key)
         if earlier:
             return first_answer(match_id, earlier, digest)
-        message = f"Event {event['seq']} was logged by someone else just now. Look at the table again."
+        message = (f"The match was put back from a backup just now, so event {event['seq']} was not recorded. "
+                   "Look at the table again." if isinstance(conflict, store.PutBack) else
+                   f"Event {event['seq']} was logged by someone else just now. Look at the table again.")
         with current_match(match_id) as match:
             raise seq_conflict(match_id, match, message) from None
 

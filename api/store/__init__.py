@@ -30,6 +30,7 @@ from .base import (
     Conflict,
     IdempotencyKeyTaken,
     OutcomeUnknown,
+    PutBack,
     Room,
     SeqTaken,
     Store,
@@ -49,8 +50,8 @@ from .base import (
 
 __all__ = [
     "LAST_SEQ", "LONG_NUMBER", "RESTORED", "STORE", "Busy", "Conflict", "IdempotencyKeyTaken", "OutcomeUnknown",
-    "Room", "SeqTaken", "Store", "StoreError", "Unavailable", "UnknownMatch", "current", "described", "header",
-    "install", "is_postgresql", "logged_event", "now", "on_restore", "payload_text", "storage_unavailable",
+    "PutBack", "Room", "SeqTaken", "Store", "StoreError", "Unavailable", "UnknownMatch", "current", "described",
+    "header", "install", "is_postgresql", "logged_event", "now", "on_restore", "payload_text", "storage_unavailable",
 ]
 
 

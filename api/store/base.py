@@ -47,6 +47,12 @@ class SeqTaken(Conflict):
     "Another writer appended an event with this seq first"
 
 
+class PutBack(Conflict):
+    """The data was put back (a restore) since the match was read: its log no longer ends at the event before this
+    one (both stores), or no longer holds the events read (SQLite, where the restore's new generation comes with its
+    data in one write); nothing was stored"""
+
+
 class IdempotencyKeyTaken(Conflict):
     "A match or an event was stored under this Idempotency-Key already"
 
@@ -82,7 +88,7 @@ class Store(ABC):
     """What the API needs of a store: matches, their logs, the Idempotency-Key records and the evenings.
 
     Every method works on the current request's (or app context's) connection and raises `StoreError`s:
-    `UnknownMatch`, `SeqTaken` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
+    `UnknownMatch`, `SeqTaken`, `PutBack` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
     `Busy` (storage out of order: nothing was recorded), `OutcomeUnknown` (the connection lost while
     committing: maybe recorded). Rows are dicts; a match's row has `id`, `game`,
     `players` and `options` (JSON text), `stake`, `currency`, `created` (ISO 8601), `key_hash`,
@@ -150,8 +156,9 @@ class Store(ABC):
     @abstractmethod
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
-        """Stores `event` as its `seq`, with its Idempotency-Key record in the same transaction; raises
-        `SeqTaken` or `IdempotencyKeyTaken` (nothing stored), `UnknownMatch`."""
+        """Stores `event` as its `seq`, with its Idempotency-Key record in the same transaction, right after the
+        event before it (a log has no gap); raises `SeqTaken`, `PutBack` or `IdempotencyKeyTaken` (nothing stored),
+        `UnknownMatch`."""
 
     @abstractmethod
     def idempotent_event(self, match_id: str, idempotency_key: str) -> dict | None:

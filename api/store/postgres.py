@@ -59,6 +59,7 @@ from .base import (
     IdempotencyKeyTaken,
     OutcomeUnknown,
     P,
+    PutBack,
     R,
     Room,
     SeqTaken,
@@ -626,11 +627,19 @@ class PostgresStore(Store):
         seq, keyless = event["seq"], not idempotency_key
 
         def work(conn: psycopg.Connection) -> str:
-            (xid,) = conn.execute(
+            # right after the event before it: a request that read the match before the data was put back from an
+            # older backup would write past the log's end (the restore's new generation comes in a transaction after
+            # its data, so the log's end is what tells it here)
+            inserted = conn.execute(
                 "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING pg_current_xact_id()::text",
+                "SELECT %s, %s, %s, %s, %s, %s, %s"
+                " WHERE %s = 1 OR EXISTS (SELECT 1 FROM events WHERE match_id = %s AND seq = %s)"
+                " RETURNING pg_current_xact_id()::text",
                 [match_id, seq, event["type"], payload_text(event), now(), idempotency_key,
-                 UNCONFIRMED if keyless else request_hash]).fetchone()
+                 UNCONFIRMED if keyless else request_hash, seq, match_id, seq - 1]).fetchone()
+            if inserted is None:
+                raise PutBack(seq)
+            (xid,) = inserted
             conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, seq])])
             return xid
 

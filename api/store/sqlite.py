@@ -44,6 +44,7 @@ from .base import (
     Conflict,
     IdempotencyKeyTaken,
     P,
+    PutBack,
     R,
     Room,
     SeqTaken,
@@ -330,6 +331,18 @@ def write(db: Database, work: Callable[[sqlite3.Connection], None], single: bool
         work(db.conn)
 
 
+APPEND = ("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
+          "SELECT ?, ?, ?, ?, ?, ?, ?"
+          " WHERE (? = 1 OR EXISTS (SELECT 1 FROM events WHERE match_id = ? AND seq = ?))"
+          " AND (SELECT coalesce(max(value), '') FROM settings WHERE name = 'generation') IS coalesce(?, '')")
+"""An event appended right after the one before it, in the data of the generation the request read (`append_event`):
+nothing inserted otherwise."""
+
+
+class NotNext(sqlite3.IntegrityError):
+    "An event that the log, as it is when written, does not end just before (`APPEND`): nothing was inserted"
+
+
 class NoRoom(sqlite3.IntegrityError):
     "A creation that the evening's room refused in the writer's transaction (the refusal is its argument)"
 
@@ -404,6 +417,7 @@ def get_db() -> Database:
     db = held.get("db")
     if db is None:
         db = held.db = open_db()
+        held.setdefault("generation", current_app.extensions.get(GENERATION))  # of the data its first look read
     return db
 
 
@@ -600,14 +614,21 @@ class SQLiteStore(Store):
     @sqlite_faults
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
-        row = [match_id, event["seq"], event["type"], payload_text(event), now(), idempotency_key, request_hash]
+        seq = event["seq"]
+        # where the log the request read still ends: the event before is there, and the data was not put back since
+        # the request's first look (a restore writes its new generation with its data, `notice_restore`; another
+        # request may have noticed it meanwhile, so the generation is the one this request's first look read)
+        row = [match_id, seq, event["type"], payload_text(event), now(), idempotency_key, request_hash,
+               seq, match_id, seq - 1, get_db() and g.get("generation")]
 
         def insert(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+            if conn.execute(APPEND, row).rowcount == 0:
+                raise NotNext(seq)
 
         try:
             write(get_db(), insert, single=True)
+        except NotNext as exc:
+            raise PutBack(seq) from exc
         except sqlite3.IntegrityError as exc:
             if "events.idempotency_key" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key) from exc

@@ -13,12 +13,14 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from gunicorn_server import Gunicorn, call, serve
 
-from api import admin
+from api import admin, create_app
+from api.store.sqlite import SQLiteStore
 from referee import GAMES
 
 KIBIC = str(Path(sys.executable).with_name("kibic"))
@@ -117,6 +119,64 @@ def test_after_a_restore_no_worker_serves_a_folded_match_of_the_history_put_asid
         assert {state["seq"] for state, _ in answers} == {2}
         assert all(log["events"][-1]["type"] == "undo" for _, log in answers)
         assert len({repr(state) for state, _ in answers}) == 1, "every worker serves the same state"
+
+
+def restored_before_the_write(monkeypatch, database: str, backup: Path, then=None) -> None:
+    """The next event's write waits for the backup to be put back (and `then`): the restore lands between what the
+    request read and what it writes, where a request's first look at the store cannot notice it."""
+    original = SQLiteStore.append_event
+
+    def append_event(self, *args, **kwargs):
+        monkeypatch.setattr(SQLiteStore, "append_event", original)
+        admin.restore(database, backup)
+        if then:
+            then()
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLiteStore, "append_event", append_event)
+
+
+def aside(request):
+    """`request` made as another request of the server is, beside the one under way (a thread: its own contexts)."""
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(request()))
+    thread.start()
+    thread.join(30)
+    assert answers and answers[0].status_code == 201, answers and answers[0].get_json()
+
+
+def posted(client, match: dict, event: dict, path: str = "events"):
+    return client.post(f"/api/matches/{match['id']}/{path}", json=event,
+                       headers={"Authorization": f"Bearer {match['key']}"})
+
+
+@pytest.mark.parametrize("race", ["put back behind", "written again by this server", "written again by another"])
+def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(app, tmp_path, monkeypatch, race):
+    """The backup at event 1, event 2 recorded (the match held folded at 2), then event 3 decided on it while the
+    backup is put back. Its write would leave the log without event 2, or (another app server recording event 2,
+    an undo, first) follow an event it never read: nothing is recorded, the answer says so with the match as put
+    back, and the table goes on from there. (A request of the same server that noticed the restore first does not
+    make the one that read before it current.)"""
+    client, database, backup = app.test_client(), app.config["DATABASE"], tmp_path / "b.db"
+    body, events = example()
+    match = client.post("/api/matches", json=body).get_json()
+    assert posted(client, match, events[0]).status_code == 201
+    admin.backup(database, backup)
+    assert posted(client, match, events[1]).status_code == 201
+    other = create_app({"TESTING": True, "DATABASE": database}).test_client() if race.endswith("another") else client
+    undo = (lambda: aside(lambda: posted(other, match, {}, "undo"))) if "again" in race else None
+    restored_before_the_write(monkeypatch, database, backup, undo)
+
+    refused = posted(client, match, events[2])
+    assert refused.status_code == 409, refused.get_json()
+    error = refused.get_json()["error"]
+    assert error["code"] == "seq_conflict" and "put back from a backup" in error["message"]
+    logged = [event["type"] for event in client.get(f"/api/matches/{match['id']}/events").get_json()["events"]]
+    assert logged == (["deal", "undo"] if undo else ["deal"])
+    assert error["details"]["seq"] == len(logged)
+    again = posted(client, match, events[0] if undo else events[1])  # the deal again after the undo, or the play
+    assert again.status_code == 201, again.get_json()
+    assert again.get_json()["event"]["seq"] == len(logged) + 1
 
 
 @pytest.mark.parametrize("kind", ["text", "sqlite_of_another_program", "cut_short", "newer_kibic"])
