@@ -252,8 +252,9 @@ def record(match_id: str, route: str, body: object, command: dict, idempotency_k
         earlier = idempotency_key and held.idempotent_event(match_id, idempotency_key)
         if earlier:
             return first_answer(match_id, earlier, digest)
-        message = (f"The match was put back from a backup just now, so event {event['seq']} was not recorded. "
-                   "Look at the table again." if isinstance(conflict, store.PutBack) else
+        message = (f"The match was changed on the server just now (a backup put back, or a name forgotten), so "
+                   f"event {event['seq']} was not recorded. Look at the table again."
+                   if isinstance(conflict, store.Rewritten) else
                    f"Event {event['seq']} was logged by someone else just now. Look at the table again.")
         with current_match(match_id) as match:
             raise seq_conflict(match_id, match, message) from None

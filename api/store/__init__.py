@@ -30,7 +30,7 @@ from .base import (
     Conflict,
     IdempotencyKeyTaken,
     OutcomeUnknown,
-    PutBack,
+    Rewritten,
     Room,
     SeqTaken,
     Store,
@@ -50,7 +50,7 @@ from .base import (
 
 __all__ = [
     "LAST_SEQ", "LONG_NUMBER", "RESTORED", "STORE", "Busy", "Conflict", "IdempotencyKeyTaken", "OutcomeUnknown",
-    "PutBack", "Room", "SeqTaken", "Store", "StoreError", "Unavailable", "UnknownMatch", "current", "described",
+    "Rewritten", "Room", "SeqTaken", "Store", "StoreError", "Unavailable", "UnknownMatch", "current", "described",
     "header", "install", "is_postgresql", "logged_event", "now", "on_restore", "payload_text", "storage_unavailable",
 ]
 

@@ -47,10 +47,10 @@ class SeqTaken(Conflict):
     "Another writer appended an event with this seq first"
 
 
-class PutBack(Conflict):
-    """The data was put back (a restore) since the match was read: its log no longer ends at the event before this
-    one (both stores), or no longer holds the events read (SQLite, where the restore's new generation comes with its
-    data in one write); nothing was stored"""
+class Rewritten(Conflict):
+    """The data was rewritten by the server's keeper since the match was read (a backup put back, a name forgotten:
+    a new generation): its log no longer ends at the event before this one (both stores), or is no longer of the
+    generation read (SQLite, where the new generation comes with the change in one write); nothing was stored"""
 
 
 class IdempotencyKeyTaken(Conflict):
@@ -88,7 +88,7 @@ class Store(ABC):
     """What the API needs of a store: matches, their logs, the Idempotency-Key records and the evenings.
 
     Every method works on the current request's (or app context's) connection and raises `StoreError`s:
-    `UnknownMatch`, `SeqTaken`, `PutBack` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
+    `UnknownMatch`, `SeqTaken`, `Rewritten` and `IdempotencyKeyTaken` (the write changed nothing), `Unavailable` and
     `Busy` (storage out of order: nothing was recorded), `OutcomeUnknown` (the connection lost while
     committing: maybe recorded). Rows are dicts; a match's row has `id`, `game`,
     `players` and `options` (JSON text), `stake`, `currency`, `created` (ISO 8601), `key_hash`,
@@ -157,7 +157,7 @@ class Store(ABC):
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
         """Stores `event` as its `seq`, with its Idempotency-Key record in the same transaction, right after the
-        event before it (a log has no gap); raises `SeqTaken`, `PutBack` or `IdempotencyKeyTaken` (nothing stored),
+        event before it (a log has no gap); raises `SeqTaken`, `Rewritten` or `IdempotencyKeyTaken` (nothing stored),
         `UnknownMatch`."""
 
     @abstractmethod

@@ -59,8 +59,8 @@ from .base import (
     IdempotencyKeyTaken,
     OutcomeUnknown,
     P,
-    PutBack,
     R,
+    Rewritten,
     Room,
     SeqTaken,
     Store,
@@ -638,7 +638,7 @@ class PostgresStore(Store):
                 [match_id, seq, event["type"], payload_text(event), now(), idempotency_key,
                  UNCONFIRMED if keyless else request_hash, seq, match_id, seq - 1]).fetchone()
             if inserted is None:
-                raise PutBack(seq)
+                raise Rewritten(seq)
             (xid,) = inserted
             conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps([match_id, seq])])
             return xid

@@ -44,8 +44,8 @@ from .base import (
     Conflict,
     IdempotencyKeyTaken,
     P,
-    PutBack,
     R,
+    Rewritten,
     Room,
     SeqTaken,
     Store,
@@ -615,9 +615,10 @@ class SQLiteStore(Store):
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
         seq = event["seq"]
-        # where the log the request read still ends: the event before is there, and the data was not put back since
-        # the request's first look (a restore writes its new generation with its data, `notice_restore`; another
-        # request may have noticed it meanwhile, so the generation is the one this request's first look read)
+        # where the log the request read still ends: the event before is there, and the data was not rewritten since
+        # the request's first look (a restore, a forget write their new generation with their change,
+        # `notice_restore`; another request may have noticed it meanwhile: the generation is the one this request's
+        # first look read)
         row = [match_id, seq, event["type"], payload_text(event), now(), idempotency_key, request_hash,
                seq, match_id, seq - 1, get_db() and g.get("generation")]
 
@@ -628,7 +629,7 @@ class SQLiteStore(Store):
         try:
             write(get_db(), insert, single=True)
         except NotNext as exc:
-            raise PutBack(seq) from exc
+            raise Rewritten(seq) from exc
         except sqlite3.IntegrityError as exc:
             if "events.idempotency_key" in str(exc):
                 raise IdempotencyKeyTaken(idempotency_key) from exc

@@ -121,16 +121,14 @@ def test_after_a_restore_no_worker_serves_a_folded_match_of_the_history_put_asid
         assert len({repr(state) for state, _ in answers}) == 1, "every worker serves the same state"
 
 
-def restored_before_the_write(monkeypatch, database: str, backup: Path, then=None) -> None:
-    """The next event's write waits for the backup to be put back (and `then`): the restore lands between what the
+def before_the_write(monkeypatch, change) -> None:
+    """The next event's write waits for `change` (the keeper's, and what follows it): it lands between what the
     request read and what it writes, where a request's first look at the store cannot notice it."""
     original = SQLiteStore.append_event
 
     def append_event(self, *args, **kwargs):
         monkeypatch.setattr(SQLiteStore, "append_event", original)
-        admin.restore(database, backup)
-        if then:
-            then()
+        change()
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(SQLiteStore, "append_event", append_event)
@@ -164,19 +162,44 @@ def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(ap
     admin.backup(database, backup)
     assert posted(client, match, events[1]).status_code == 201
     other = create_app({"TESTING": True, "DATABASE": database}).test_client() if race.endswith("another") else client
-    undo = (lambda: aside(lambda: posted(other, match, {}, "undo"))) if "again" in race else None
-    restored_before_the_write(monkeypatch, database, backup, undo)
+    undo = "again" in race
 
+    def put_back():
+        admin.restore(database, backup)
+        if undo:
+            aside(lambda: posted(other, match, {}, "undo"))
+
+    before_the_write(monkeypatch, put_back)
     refused = posted(client, match, events[2])
     assert refused.status_code == 409, refused.get_json()
     error = refused.get_json()["error"]
-    assert error["code"] == "seq_conflict" and "put back from a backup" in error["message"]
+    assert error["code"] == "seq_conflict" and "backup put back" in error["message"]
     logged = [event["type"] for event in client.get(f"/api/matches/{match['id']}/events").get_json()["events"]]
     assert logged == (["deal", "undo"] if undo else ["deal"])
     assert error["details"]["seq"] == len(logged)
     again = posted(client, match, events[0] if undo else events[1])  # the deal again after the undo, or the play
     assert again.status_code == 201, again.get_json()
     assert again.get_json()["event"]["seq"] == len(logged) + 1
+
+
+def test_a_play_decided_before_a_name_is_forgotten_and_written_after_it_is_not_recorded(app, monkeypatch):
+    """`kibic forget` rewrites the matches' players and logs under a new generation: a play decided on the match as it
+    was read, and written after the forgetting, is refused as after a restore, and the table goes on."""
+    client, database = app.test_client(), app.config["DATABASE"]
+    body, events = example()
+    match = client.post("/api/matches", json=body).get_json()
+    assert posted(client, match, events[0]).status_code == 201
+    forgotten = body["players"][0]
+    before_the_write(monkeypatch, lambda: admin.forget(database, forgotten))
+
+    refused = posted(client, match, events[1])
+    assert refused.status_code == 409, refused.get_json()
+    assert "a name forgotten" in refused.get_json()["error"]["message"]
+    state = refused.get_json()["error"]["details"]["state"]
+    assert state["seq"] == 1 and forgotten not in [player["name"] for player in state["players"]]
+    again = posted(client, match, events[1])
+    assert again.status_code == 201, again.get_json()
+    assert again.get_json()["event"]["seq"] == 2
 
 
 @pytest.mark.parametrize("kind", ["text", "sqlite_of_another_program", "cut_short", "newer_kibic"])

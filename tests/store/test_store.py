@@ -80,10 +80,10 @@ def test_an_event_that_does_not_follow_the_log_is_refused(held):
     """The log of a match has no gap: an event is stored only right after the one before it (a request that read
     the match before the data was put back from an older backup would write past the log's end)."""
     held.create_match("m1", HEADER, keys.hash_key("k"))
-    with pytest.raises(store.PutBack):
+    with pytest.raises(store.Rewritten):
         held.append_event("m1", {"seq": 2, "type": "deal", "dealer": 0})
     held.append_event("m1", {"seq": 1, "type": "deal", "dealer": 0})
-    with pytest.raises(store.PutBack):
+    with pytest.raises(store.Rewritten):
         held.append_event("m1", {"seq": 3, "type": "end"}, "key", "hash")
     assert held.events("m1") == [{"seq": 1, "type": "deal", "dealer": 0}]
     assert held.idempotent_event("m1", "key") is None
