@@ -334,7 +334,7 @@ def write(db: Database, work: Callable[[sqlite3.Connection], None], single: bool
 APPEND = ("INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
           "SELECT ?, ?, ?, ?, ?, ?, ?"
           " WHERE (? = 1 OR EXISTS (SELECT 1 FROM events WHERE match_id = ? AND seq = ?))"
-          " AND (SELECT coalesce(max(value), '') FROM settings WHERE name = 'generation') IS coalesce(?, '')")
+          " AND coalesce((SELECT value FROM settings WHERE name = 'generation'), '') IS coalesce(?, '')")
 """An event appended right after the one before it, in the data of the generation the request read (`append_event`):
 nothing inserted otherwise."""
 
@@ -619,8 +619,9 @@ class SQLiteStore(Store):
         # the request's first look (a restore, a forget write their new generation with their change,
         # `notice_restore`; another request may have noticed it meanwhile: the generation is the one this request's
         # first look read)
+        get_db()  # the request's first look, if it has not looked yet
         row = [match_id, seq, event["type"], payload_text(event), now(), idempotency_key, request_hash,
-               seq, match_id, seq - 1, get_db() and g.get("generation")]
+               seq, match_id, seq - 1, g.get("generation")]
 
         def insert(conn: sqlite3.Connection) -> None:
             if conn.execute(APPEND, row).rowcount == 0:
