@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import Table
 from gunicorn_server import Gunicorn, call, serve
 
 from api import admin, create_app
@@ -134,72 +135,69 @@ def before_the_write(monkeypatch, change) -> None:
     monkeypatch.setattr(SQLiteStore, "append_event", append_event)
 
 
-def aside(request):
+def aside(request) -> None:
     """`request` made as another request of the server is, beside the one under way (a thread: its own contexts)."""
-    answers = []
-    thread = threading.Thread(target=lambda: answers.append(request()))
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            request()
+        except BaseException as exc:  # noqa: BLE001 - said by the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
     thread.start()
     thread.join(30)
-    assert answers and answers[0].status_code == 201, answers and answers[0].get_json()
-
-
-def posted(client, match: dict, event: dict, path: str = "events"):
-    return client.post(f"/api/matches/{match['id']}/{path}", json=event,
-                       headers={"Authorization": f"Bearer {match['key']}"})
+    assert not thread.is_alive() and not failed, failed
 
 
 @pytest.mark.parametrize("race", ["put back behind", "written again by this server", "written again by another"])
-def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(app, tmp_path, monkeypatch, race):
+def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(app, table, tmp_path, monkeypatch,
+                                                                               race):
     """The backup at event 1, event 2 recorded (the match held folded at 2), then event 3 decided on it while the
     backup is put back. Its write would leave the log without event 2, or (another app server recording event 2,
     an undo, first) follow an event it never read: nothing is recorded, the answer says so with the match as put
     back, and the table goes on from there. (A request of the same server that noticed the restore first does not
     make the one that read before it current.)"""
-    client, database, backup = app.test_client(), app.config["DATABASE"], tmp_path / "b.db"
+    database, backup = app.config["DATABASE"], tmp_path / "b.db"
     body, events = example()
-    match = client.post("/api/matches", json=body).get_json()
-    assert posted(client, match, events[0]).status_code == 201
+    match = table.new_match(**body)
+    table.post_event(match, events[0])
     admin.backup(database, backup)
-    assert posted(client, match, events[1]).status_code == 201
-    other = create_app({"TESTING": True, "DATABASE": database}).test_client() if race.endswith("another") else client
+    table.post_event(match, events[1])
+    other = Table(create_app({"TESTING": True, "DATABASE": database}).test_client()) if race.endswith("another") \
+        else table
     undo = "again" in race
 
     def put_back():
         admin.restore(database, backup)
         if undo:
-            aside(lambda: posted(other, match, {}, "undo"))
+            aside(lambda: other.undo(match, {}))
 
     before_the_write(monkeypatch, put_back)
-    refused = posted(client, match, events[2])
-    assert refused.status_code == 409, refused.get_json()
-    error = refused.get_json()["error"]
+    error = table.post_event(match, events[2], expect=409)["error"]
     assert error["code"] == "seq_conflict" and "backup put back" in error["message"]
-    logged = [event["type"] for event in client.get(f"/api/matches/{match['id']}/events").get_json()["events"]]
+    logged = [event["type"] for event in table.events(match)]
     assert logged == (["deal", "undo"] if undo else ["deal"])
     assert error["details"]["seq"] == len(logged)
-    again = posted(client, match, events[0] if undo else events[1])  # the deal again after the undo, or the play
-    assert again.status_code == 201, again.get_json()
-    assert again.get_json()["event"]["seq"] == len(logged) + 1
+    again = table.post_event(match, events[0] if undo else events[1])  # the deal again after the undo, or the play
+    assert again["event"]["seq"] == len(logged) + 1
 
 
-def test_a_play_decided_before_a_name_is_forgotten_and_written_after_it_is_not_recorded(app, monkeypatch):
+def test_a_play_decided_before_a_name_is_forgotten_and_written_after_it_is_not_recorded(app, table, monkeypatch):
     """`kibic forget` rewrites the matches' players and logs under a new generation: a play decided on the match as it
     was read, and written after the forgetting, is refused as after a restore, and the table goes on."""
-    client, database = app.test_client(), app.config["DATABASE"]
     body, events = example()
-    match = client.post("/api/matches", json=body).get_json()
-    assert posted(client, match, events[0]).status_code == 201
+    match = table.new_match(**body)
+    table.post_event(match, events[0])
     forgotten = body["players"][0]
-    before_the_write(monkeypatch, lambda: admin.forget(database, forgotten))
+    before_the_write(monkeypatch, lambda: admin.forget(app.config["DATABASE"], forgotten))
 
-    refused = posted(client, match, events[1])
-    assert refused.status_code == 409, refused.get_json()
-    assert "a name forgotten" in refused.get_json()["error"]["message"]
-    state = refused.get_json()["error"]["details"]["state"]
+    error = table.post_event(match, events[1], expect=409)["error"]
+    assert "a name forgotten" in error["message"]
+    state = error["details"]["state"]
     assert state["seq"] == 1 and forgotten not in [player["name"] for player in state["players"]]
-    again = posted(client, match, events[1])
-    assert again.status_code == 201, again.get_json()
-    assert again.get_json()["event"]["seq"] == 2
+    assert table.post_event(match, events[1])["event"]["seq"] == 2
 
 
 @pytest.mark.parametrize("kind", ["text", "sqlite_of_another_program", "cut_short", "newer_kibic"])
