@@ -47,7 +47,7 @@ class Club:
         self.process = subprocess.Popen(command, cwd=ROOT, env=environ,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         start_new_session=True)
-        lines: queue.Queue[str] = queue.Queue()
+        self.lines = lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
         ports, booted, self.output = {}, 0, []
         deadline = time.monotonic() + 60
@@ -67,6 +67,13 @@ class Club:
         self.plain = f"http://{NAME}:{self.http_port}"
         self.secure = f"https://{NAME}:{self.https_port}"
         self.tls = folder / "tls"
+
+    def said(self) -> str:
+        """All the box's terminal said so far."""
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.output.append(self.lines.get_nowait())
+        return "".join(self.output)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -335,9 +342,9 @@ def test_a_certificate_made_again_while_serving_is_served_without_a_restart(tmp_
         while time.monotonic() < deadline and served_certificate(club.https_port, ca) == first:
             time.sleep(0.5)
         again = served_certificate(club.https_port, ca)
-        assert again != first
+        assert again != first, club.said()
         made = x509.load_pem_x509_certificates((club.tls / tls.SERVER_CERT).read_bytes())[0]
-        assert again == made.public_bytes(serialization.Encoding.DER)
-        assert club.process.poll() is None
+        assert again == made.public_bytes(serialization.Encoding.DER), club.said()
+        assert club.process.poll() is None, club.said()
     finally:
         club.stop()
