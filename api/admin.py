@@ -10,8 +10,8 @@ lock, with a new `generation` in `settings` that each server process notices at 
 that is not a whole Kibic database is refused before anything is changed. On PostgreSQL, `pg_dump` and `pg_restore`
 do both (wrapped by `backup` and `restore`; found on the PATH, else where Debian's packages put them): a file that
 is not a `pg_dump` archive of a Kibic database is refused before anything is changed, and a restore writes a new
-`generation` once `pg_restore` is done, which every app server's process notices at its next request
-(`PostgresStore.check`), as on SQLite.
+`generation` in the transaction that puts the archive's rows back (`put_back_postgresql`), which every app server's
+process notices at its next request (`PostgresStore.check`), as on SQLite.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import shutil
 import sqlite3
 import stat
 import subprocess
+import tempfile
 import unicodedata
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -595,8 +596,8 @@ def postgresql_program(name: str) -> str:
                      f"{POSTGRESQL_PROGRAMS}.")
 
 
-def run_program(command: list[str]) -> str:
-    done = subprocess.run(command, capture_output=True, text=True)
+def run_program(command: list[str], env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise AdminError(f"{Path(command[0]).name} failed: {done.stderr.strip()}")
     return done.stdout
@@ -620,6 +621,22 @@ def archived_migrations(program: str, source: Path) -> list[str]:
     return names
 
 
+def put_back_postgresql(program: str, database: str, source: Path) -> None:
+    """The archive's tables and rows in place of the database's, and a new `generation`, in one transaction: the
+    archive written out as SQL by `pg_restore` (whole, to a file of its own for the service's user), then run by
+    `psql` with the new generation after it. A request that read the data before never writes into the backup's,
+    even where the backup's generation is the one it read (nothing rewritten between the backup and now): its
+    append finds the generation moved (`api.store.postgres`)."""
+    # the archive's SQL names its tables with their schema, and empties the search path: set again for this
+    generation = ("RESET search_path; INSERT INTO settings (name, value) VALUES ('generation', "
+                  f"'{secrets.token_hex(8)}') ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value")
+    with tempfile.NamedTemporaryFile(prefix="kibic-restore-", suffix=".sql") as script:  # 0600, removed after
+        run_program([program, "--clean", "--if-exists", "--no-owner", f"--file={script.name}", str(source)])
+        run_program([postgresql_program("psql"), "--no-psqlrc", "--quiet", "--single-transaction",
+                     "--set=ON_ERROR_STOP=1", f"--dbname={database}", f"--file={script.name}",
+                     f"--command={generation}"], env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
+
+
 def restore_postgresql(database: str, source: Path) -> dict:
     """`pg_restore` of a `kibic backup` (pg_dump's custom format) into the database, in one transaction: refused,
     nothing changed, when the file is not such an archive of a Kibic database."""
@@ -637,8 +654,7 @@ def restore_postgresql(database: str, source: Path) -> dict:
     if unknown:
         raise AdminError(f"{source} was made by a newer Kibic (migrations {', '.join(unknown)}): restore it with that "
                          "version.")
-    run_program([program, "--clean", "--if-exists", "--no-owner", "--single-transaction", "--exit-on-error",
-                 f"--dbname={database}", str(source)])
+    put_back_postgresql(program, database, source)
     from .store import postgres
 
     with connected(database) as conn:

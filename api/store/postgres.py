@@ -93,6 +93,7 @@ CONFIRM_LOOK_SECONDS = 0.02
 LEFT_KEPT = 1000  # marks of this process's events whose clearing was lost, kept to clear again
 CHANNEL = "kibic_events"
 CONNECTION = "kibic_postgres"  # the app context's connection, in `g`
+GENERATION = "kibic_postgres_generation"  # in `g`: the data's generation the request's first look read (`check`)
 RELISTEN_SECONDS = 1.0  # the listening connection lost: tried again this often
 MIGRATIONS_LOCK = 7_512_013  # pg_advisory_xact_lock's key: one process applies the migrations at a time
 UNREACHABLE = ("unreachable", "the database server cannot be reached")
@@ -342,6 +343,7 @@ class PostgresStore(Store):
         if conn is None:
             conn = self.take()
             setattr(g, CONNECTION, conn)
+            g.setdefault(GENERATION, self.noticed)  # the first look's, kept if the connection is taken again
         yield conn
 
     @contextmanager
@@ -625,18 +627,24 @@ class PostgresStore(Store):
     def append_event(self, match_id: str, event: dict, idempotency_key: str | None = None,
                      request_hash: str | None = None) -> None:
         seq, keyless = event["seq"], not idempotency_key
+        read = None
+        if has_app_context():
+            with self.connection():  # the request's first look, if it has not looked yet
+                read = g.get(GENERATION)
 
         def work(conn: psycopg.Connection) -> str:
-            # right after the event before it: a request that read the match before the data was put back from an
-            # older backup would write past the log's end (the restore's new generation comes in a transaction after
-            # its data, so the log's end is what tells it here)
+            # where the log the request read still ends: the event before is there, and the data was not rewritten
+            # since the request's first look (a restore, a forget write their new generation with their change,
+            # `api.admin`; another request may have noticed it meanwhile: the generation is the one this request's
+            # first look read)
             inserted = conn.execute(
                 "INSERT INTO events (match_id, seq, type, payload, created, idempotency_key, request_hash) "
                 "SELECT %s, %s, %s, %s, %s, %s, %s"
-                " WHERE %s = 1 OR EXISTS (SELECT 1 FROM events WHERE match_id = %s AND seq = %s)"
+                " WHERE (%s = 1 OR EXISTS (SELECT 1 FROM events WHERE match_id = %s AND seq = %s))"
+                " AND (%s::text IS NULL OR coalesce((SELECT value FROM settings WHERE name = 'generation'), '') = %s)"
                 " RETURNING pg_current_xact_id()::text",
                 [match_id, seq, event["type"], payload_text(event), now(), idempotency_key,
-                 UNCONFIRMED if keyless else request_hash, seq, match_id, seq - 1]).fetchone()
+                 UNCONFIRMED if keyless else request_hash, seq, match_id, seq - 1, read, read]).fetchone()
             if inserted is None:
                 raise Rewritten(seq)
             (xid,) = inserted

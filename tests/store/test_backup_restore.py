@@ -21,6 +21,7 @@ from conftest import Table
 from gunicorn_server import Gunicorn, call, serve
 
 from api import admin, create_app
+from api.store.postgres import PostgresStore
 from api.store.sqlite import SQLiteStore
 from referee import GAMES
 
@@ -125,14 +126,16 @@ def test_after_a_restore_no_worker_serves_a_folded_match_of_the_history_put_asid
 def before_the_write(monkeypatch, change) -> None:
     """The next event's write waits for `change` (the keeper's, and what follows it): it lands between what the
     request read and what it writes, where a request's first look at the store cannot notice it."""
-    original = SQLiteStore.append_event
+    originals = {kind: kind.append_event for kind in (SQLiteStore, PostgresStore)}
 
     def append_event(self, *args, **kwargs):
-        monkeypatch.setattr(SQLiteStore, "append_event", original)
+        for kind, original in originals.items():
+            monkeypatch.setattr(kind, "append_event", original)
         change()
-        return original(self, *args, **kwargs)
+        return originals[type(self)](self, *args, **kwargs)
 
-    monkeypatch.setattr(SQLiteStore, "append_event", append_event)
+    for kind in originals:
+        monkeypatch.setattr(kind, "append_event", append_event)
 
 
 def aside(request) -> None:
@@ -151,6 +154,7 @@ def aside(request) -> None:
     assert not thread.is_alive() and not failed, failed
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize("race", ["put back behind", "written again by this server", "written again by another"])
 def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(app, table, tmp_path, monkeypatch,
                                                                                race):
@@ -159,7 +163,7 @@ def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(ap
     an undo, first) follow an event it never read: nothing is recorded, the answer says so with the match as put
     back, and the table goes on from there. (A request of the same server that noticed the restore first does not
     make the one that read before it current.)"""
-    database, backup = app.config["DATABASE"], tmp_path / "b.db"
+    database, backup = app.config["DATABASE"], tmp_path / "b.backup"
     body, events = example()
     match = table.new_match(**body)
     table.post_event(match, events[0])
@@ -184,6 +188,33 @@ def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(ap
     assert again["event"]["seq"] == len(logged) + 1
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+def test_a_play_decided_before_a_postgresql_restore_is_refused_from_the_moment_the_data_is_back(app, table, tmp_path,
+                                                                                               monkeypatch):
+    """On PostgreSQL the backup's rows come back in `psql`'s transaction, and the restore's last steps (the tables of
+    an older version) in one after it: the new generation comes with the rows. The backup taken with nothing
+    rewritten since holds the generation a tap read before the restore; between the two transactions another app
+    server records event 2 (an undo) on the log put back, and the tap's event 3 is written: it is refused."""
+    database, backup = app.config["DATABASE"], tmp_path / "b.pgdump"
+    body, events = example()
+    match = table.new_match(**body)
+    table.post_event(match, events[0])
+    admin.backup(database, backup)
+    table.post_event(match, events[1])
+    other = Table(create_app({"TESTING": True, "DATABASE": database}).test_client())
+
+    def the_rows_back():
+        admin.put_back_postgresql(admin.postgresql_program("pg_restore"), database, backup)
+        aside(lambda: other.undo(match, {}))
+
+    before_the_write(monkeypatch, the_rows_back)
+    error = table.post_event(match, events[2], expect=409)["error"]
+    assert error["code"] == "seq_conflict"
+    assert [event["type"] for event in table.events(match)] == ["deal", "undo"]
+    assert table.post_event(match, events[0])["event"]["seq"] == 3
+
+
+@pytest.mark.both_stores
 def test_a_play_decided_before_a_name_is_forgotten_and_written_after_it_is_not_recorded(app, table, monkeypatch):
     """`kibic forget` rewrites the matches' players and logs under a new generation: a play decided on the match as it
     was read, and written after the forgetting, is refused as after a restore, and the table goes on."""
