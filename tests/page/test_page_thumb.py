@@ -158,19 +158,18 @@ def test_the_same_rank_for_the_next_seat_is_recorded_at_once_and_said(new_phone,
 
 @pytest.mark.parametrize(("size", "first"), [("360x740", "en"), ("390x844", "pl")])
 def test_a_second_identical_record_says_it_was_recorded_again(new_phone, server_api, size, first):
-    """S takes the trick with an ace and leads an ace: the bar's words change, though the play's words are the same,
-    in each language (the bar's words before and after looked at in each, switched in place)."""
+    """S takes the trick with an ace and leads an ace, the table's language switched between the two: the bar's words
+    change, though the play's words are the same, in each language (the bar's words before and after looked at in
+    each, switched in place)."""
     phone, match = scorer_on_a_match(new_phone, server_api, size, first)
     for seat, card in [(1, "K"), (2, "2"), (3, "3"), (4, "4")]:
         post_play(server_api, match, seat, card)
     phone.play(0, "A")
     phone.wait_turn(0)  # S took the trick and leads
-    # the bar's words before, in each language; the last is the first ace's: the page compares a record's words
-    # with the last one's in the language each was recorded in, so the second ace is tapped in the first's words
-    said = {}
-    for lang in [*(lang for lang in LOCALES if lang != first), first]:
-        phone.language(lang)
-        said[lang] = phone.text("#last-word")
+    # the bar's words before, in each language; the second ace is tapped in another language than the first's (the
+    # same entry is recorded again whatever the language each was said in)
+    said = {lang: phone.text("#last-word") for lang in phone.languages(LOCALES)}
+    assert phone.page.evaluate("() => document.documentElement.lang") != first
     phone.tap_card("A")
     phone.wait_turn(1)
     for lang in phone.languages(LOCALES):
