@@ -64,27 +64,32 @@ PENALTY_GAMES = [name for name, game in GAMES.items() if "penalty" in game.event
 
 
 @pytest.mark.parametrize("game", PENALTY_GAMES)
-@pytest.mark.parametrize(("size", "lang"), [(size, lang) for size in PHONES for lang in LOCALES])
-def test_a_penalty_records_the_reason_the_field_shows(new_phone, server_api, game, size, lang):
+@pytest.mark.parametrize(("size", "first"), [("360x740", "ru"), ("390x844", "en")])
+def test_a_penalty_records_the_reason_the_field_shows(new_phone, server_api, game, size, first):
     """The reason field starts empty, with no grey words that look written in; the usual reason is a tap that writes
-    it into the field, and the penalty recorded carries the reason as the field showed it."""
+    it into the field, and the penalty recorded carries the reason as the field showed it. A penalty a language,
+    switched in place: the field keeps the words it was given when the language changes (what it shows is what is
+    recorded), so each language's reason is written by its own tap into a new penalty's field."""
     match = server_api.post("/api/matches", {"game": game, "players": ["Ala", "Bob", "Cyd"]})
     server_api.post(f"/api/matches/{match['id']}/events", {"type": "deal", "dealer": 0}, match["key"])
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone = new_phone(locale=LOCALES[first], viewport=PHONES[size])
     phone.open(f"/?m={match['id']}#key={match['key']}")
     phone.page.wait_for_selector("#mode.scoring")
-    phone.click("#penalty")
     field = phone.page.locator("#penalty-reason")
-    assert field.input_value() == "" and not field.get_attribute("placeholder")
-    phone.click("#penalty-reason-cut")
-    shown = field.input_value()
-    assert shown == words(lang, "penalty.cut") == phone.text("#penalty-reason-cut")
-    phone.screenshot(f"penalty-reason-{game}-{size}-{lang}", full_page=False)
-    phone.click('.penalty-step button[data-seat="1"]')
-    phone.click("#log-penalty")
-    phone.settled()
-    penalties = [e for e in server_api(f"/api/matches/{match['id']}/events")["events"] if e["type"] == "penalty"]
-    assert [(e["seat"], e["reason"]) for e in penalties] == [(1, shown)]
+    recorded = []
+    for lang in phone.languages(LOCALES):
+        phone.click("#penalty")
+        assert field.input_value() == "" and not field.get_attribute("placeholder"), lang
+        phone.click("#penalty-reason-cut")
+        shown = field.input_value()
+        assert shown == words(lang, "penalty.cut") == phone.text("#penalty-reason-cut")
+        phone.screenshot(f"penalty-reason-{game}-{size}-{lang}", full_page=False)
+        phone.click('.penalty-step button[data-seat="1"]')
+        phone.click("#log-penalty")
+        phone.settled()
+        recorded.append((1, shown))
+        penalties = [e for e in server_api(f"/api/matches/{match['id']}/events")["events"] if e["type"] == "penalty"]
+        assert [(e["seat"], e["reason"]) for e in penalties] == recorded  # the languages before's, then this one's
 
 
 def worded(lang: str, key: str, text: str) -> bool:
