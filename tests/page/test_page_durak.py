@@ -1,12 +1,13 @@
-"""Durak on the phone: a bout from the lead to "bout over" for two, four and six players in each language, in one
-step whose controls stay where the thumb found them, and an evening of Durak for five refereed on the page, from the
-deal to the evening's settlement, with the cards a table simulator plays."""
+"""Durak on the phone: a bout from the lead to "bout over" for two, four and six players in each language (switched
+in place), in one step whose controls stay where the thumb found them, and an evening of Durak for five refereed on
+the page, from the deal to the evening's settlement, with the cards a table simulator plays."""
 
 from __future__ import annotations
 
 import json
 import random
 import time
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -19,9 +20,11 @@ pytestmark = pytest.mark.browser
 I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
 LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 NAMES = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil"]
-BOUTS = [(2, "pl", "390x844"), (2, "en", "360x740"), (2, "ru", "390x844"),
-         (4, "pl", "360x740"), (4, "en", "390x844"), (4, "ru", "360x740"),
-         (6, "pl", "360x740"), (6, "en", "390x844"), (6, "ru", "360x740")]
+# each player count in each language, each language looked at on one phone size: each player count on both sizes
+BOUTS = {2: {"pl": "390x844", "en": "360x740", "ru": "390x844"},
+         4: {"pl": "360x740", "en": "390x844", "ru": "360x740"},
+         6: {"pl": "360x740", "en": "390x844", "ru": "360x740"}}
+FIRST = {2: "ru", 4: "en", 6: "pl"}  # the language each walk's phone starts in, from its locale, on its case's size
 
 
 def words(lang: str) -> dict:
@@ -64,6 +67,17 @@ def deal_in_reach(phone) -> None:
         phone.calm()
 
 
+def views(phone, sizes: dict[str, str]) -> Iterator[str]:
+    """Each language of `sizes`, the page turned to its size (`sizes[lang]`) and switched to it in place before it is
+    yielded: the one shown first, then the others of the size shown, then those of the other size (a turn fewer)."""
+    shown = phone.page.evaluate("() => document.documentElement.lang")
+    size = next(name for name, viewport in PHONES.items() if viewport == phone.page.viewport_size)
+    for lang in sorted(sizes, key=lambda lang: (sizes[lang] != size, lang != shown)):
+        phone.resize(PHONES[sizes[lang]])
+        phone.language(lang)
+        yield lang
+
+
 def wait_recorded(phone, server_api, match: dict, seq: int) -> None:
     """Waits until the phone's entry is recorded, one past `seq` (else says what the bottom bar said of the tap)."""
     for _ in range(100):
@@ -75,75 +89,88 @@ def wait_recorded(phone, server_api, match: dict, seq: int) -> None:
     raise AssertionError(f"nothing recorded: {phone.text('#last-word')}")
 
 
-@pytest.mark.parametrize(("players", "lang", "size"), BOUTS)
-def test_a_bout_from_the_lead_to_bout_over_keeps_every_control_in_place(new_phone, server_api, players, lang, size):
+@pytest.mark.parametrize("players", list(BOUTS))
+def test_a_bout_from_the_lead_to_bout_over_keeps_every_control_in_place(new_phone, server_api, players):
     """The first deal (the dealer, the card turned up, who attacks first), then a bout as a table plays it: the lead,
     a beat, a throw-in by another seat (by the attacker when there are two), "takes" and "bout over", then the next
     lead. Every control of the step (the seats, the six places, the keys, the buttons) is where it was at the lead
     through every step, the whole step lies between the bars, the buttons say what they record in the table's
-    language, and the hand sizes the referee keeps are the ones the seats show."""
-    said = words(lang)
+    language, and the hand sizes the referee keeps are the ones the seats show. One walk a player count, each step
+    looked at in Polish, English and Russian switched in place, each language on its own phone size (`BOUTS`, the
+    page turned in place): each language's controls stay where they were at its lead on its size."""
+    sizes = BOUTS[players]
+    said = {lang: words(lang) for lang in sizes}
+    one = {lang: {kind: said[lang][f"bout.{kind}.one"].replace("{n}", "1") for kind in ("lead", "beat", "throw")}
+           for lang in sizes}
     match = server_api.post("/api/matches", {"game": "durak", "players": NAMES[:players],
                                              "options": {"transfer": True}})
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    phone = new_phone(locale=LOCALES[FIRST[players]], viewport=PHONES[sizes[FIRST[players]]])
     phone.open(f"/?m={match['id']}#key={match['key']}")
     phone.page.wait_for_selector(".deal-step")
     phone.calm()
     phone.click('.dealer-choice button[data-seat="0"]')
     phone.click('.trump-pick .keypad button[data-card="QH"]')  # under the talon, or the dealer's last card
     phone.click('.first-attacker button[data-seat="1"]')
-    phone.screenshot(f"durak-{players}-{lang}-{size}-deal", full_page=False)
+    for lang in views(phone, sizes):
+        phone.screenshot(f"durak-{players}-{lang}-{sizes[lang]}-deal", full_page=False)
+    # the bout step comes on the smaller phone, which the page scrolls to bring it whole between the bars: the page
+    # scrolls a step into view when it comes, not when the phone turns, and the larger phone has room to spare
+    phone.resize(PHONES["360x740"])
     deal_in_reach(phone)
     phone.click("#log-deal")
     phone.page.wait_for_selector(".bout-step")
     phone.settled()
     phone.calm()
     defender, thrower = (0, 1) if players == 2 else (2, 3)
-    at_lead = controls(phone)
-    assert len([name for name in at_lead if name.startswith("seat-")]) == players
-    assert len([name for name in at_lead if name.startswith("place-")]) == 6
-    shown = between_the_bars(phone)
-    assert shown["header"] <= shown["top"] and shown["bottom"] <= shown["bar"], shown
-    phone.screenshot(f"durak-{players}-{lang}-{size}-lead", full_page=False)
+    at_lead = {}
+    for lang in views(phone, sizes):
+        at_lead[lang] = controls(phone)
+        assert len([name for name in at_lead[lang] if name.startswith("seat-")]) == players, lang
+        assert len([name for name in at_lead[lang] if name.startswith("place-")]) == 6, lang
+        shown = between_the_bars(phone)
+        assert shown["header"] <= shown["top"] and shown["bottom"] <= shown["bar"], (lang, shown)
+        phone.screenshot(f"durak-{players}-{lang}-{sizes[lang]}-lead", full_page=False)
 
-    def step(taps: list[str], button: str | None = None, says: str | None = None) -> None:
-        """The taps, then the button that records them, saying `says`; after the answer, nothing has moved."""
+    def step(taps: list[str], button: str | None = None, says: str | None = None) -> Iterator[str]:
+        """The taps, then the button that records them, saying `says` (what it records: "lead"...) in each language;
+        after the answer, nothing has moved in any language, each yielded in turn for what is looked at then."""
         seq = server_api(f"/api/matches/{match['id']}")["seq"]
         for tap in taps:
             phone.click(tap)
         if button:
-            assert phone.text(button) == says
+            for lang in views(phone, sizes):
+                assert phone.text(button) == one[lang][says], lang
             phone.click(button)
         wait_recorded(phone, server_api, match, seq)
-        phone.calm()
-        assert controls(phone) == at_lead
+        for lang in views(phone, sizes):
+            assert controls(phone) == at_lead[lang], lang
+            yield lang
 
-    one = {kind: said[f"bout.{kind}.one"].replace("{n}", "1") for kind in ("lead", "beat", "throw")}
-    step(['.bout-step .keypad button[data-card="9S"]'], ".bout-step .record", one["lead"])
-    assert phone.page.locator(f'.bout-seats button[data-seat="{defender}"][aria-pressed="true"]').count() == 1
-    step(['.bout-step .keypad button[data-card="JS"]'], ".bout-step .record", one["beat"])
-    phone.screenshot(f"durak-{players}-{lang}-{size}-beaten", full_page=False)
-    step([f'.bout-seats button[data-seat="{thrower}"]', '.bout-step .keypad button[data-card="9D"]'],
-         ".bout-step .record", one["throw"])
-    phone.screenshot(f"durak-{players}-{lang}-{size}-thrown-in", full_page=False)
-    step(["#log-take"])
-    taking = said["bout.hint_taking"].replace("{room}", "").split("{name}")[-1][:12]
-    assert taking in phone.text("#bout-hint")
-    step(["#log-done"])
-    phone.page.wait_for_selector(".last-trick")
-    phone.screenshot(f"durak-{players}-{lang}-{size}-next-lead", full_page=False)
+    for lang in step(['.bout-step .keypad button[data-card="9S"]'], ".bout-step .record", "lead"):
+        assert phone.page.locator(f'.bout-seats button[data-seat="{defender}"][aria-pressed="true"]').count() == 1, lang
+    for lang in step(['.bout-step .keypad button[data-card="JS"]'], ".bout-step .record", "beat"):
+        phone.screenshot(f"durak-{players}-{lang}-{sizes[lang]}-beaten", full_page=False)
+    for lang in step([f'.bout-seats button[data-seat="{thrower}"]', '.bout-step .keypad button[data-card="9D"]'],
+                     ".bout-step .record", "throw"):
+        phone.screenshot(f"durak-{players}-{lang}-{sizes[lang]}-thrown-in", full_page=False)
+    for lang in step(["#log-take"]):
+        taking = said[lang]["bout.hint_taking"].replace("{room}", "").split("{name}")[-1][:12]
+        assert taking in phone.text("#bout-hint"), lang
+    for lang in step(["#log-done"]):
+        phone.page.wait_for_selector(".last-trick")
+        phone.screenshot(f"durak-{players}-{lang}-{sizes[lang]}-next-lead", full_page=False)
+        figures = phone.text(f'.seat[data-seat="{defender}"] .seat-figures')
+        eight = said[lang][f"seat.cards.{'other' if lang == 'en' else 'many'}"].replace("{n}", "8")  # "8 kart"
+        assert eight in figures, lang
 
     state = server_api(f"/api/matches/{match['id']}")
-    sizes = state["deal"]["hand_sizes"]
-    assert sizes[str(defender)] == 6 - 1 + 3  # beat with one card, then took the bout's three
+    hands = state["deal"]["hand_sizes"]
+    assert hands[str(defender)] == 6 - 1 + 3  # beat with one card, then took the bout's three
     laid = {1: 1 + (thrower == 1), thrower: 1 + (thrower == 1)}  # the lead and the throw-in
     talon = 36 > 6 * players  # they draw back up to six; with the whole pack dealt, nobody draws
-    assert {int(seat): size for seat, size in sizes.items() if int(seat) != defender} == {
+    assert {int(seat): held for seat, held in hands.items() if int(seat) != defender} == {
         seat: 6 if talon else 6 - laid.get(seat, 0) for seat in range(players) if seat != defender}
     assert state["expected"]["type"] == "attack"
-    figures = phone.text(f'.seat[data-seat="{defender}"] .seat-figures')
-    eight = said[f"seat.cards.{'other' if lang == 'en' else 'many'}"].replace("{n}", "8")  # "8 kart", "8 карт"
-    assert eight in figures
     events = [event["type"] for event in server_api(f"/api/matches/{match['id']}/events")["events"]]
     assert events == ["deal", "attack", "defend", "attack", "take", "done"]
 
