@@ -1,6 +1,9 @@
 """Nothing moves under a finger: the keypad, the seats and Undo keep their place whatever the referee says, taps
 on a control that has just moved are ignored, a double tap records once and asks, and the two accidents a
-table recorded before (a second tap on Undo, a double tap on a card) record nothing."""
+table recorded before (a second tap on Undo, a double tap on a card) record nothing. One walk a size, in each of its
+languages switched in place as a table does: a double tap's question is asked again in the new words, but what the
+referee said after an entry (a refusal, a finding, a notice, "Tap ignored", End's question) is dropped by a switch or
+replaced, so it is brought again in each language by the same taps."""
 
 from __future__ import annotations
 
@@ -90,61 +93,77 @@ def finger_on(phone, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def walks(*cases: tuple[str, tuple[str, ...]]) -> list:
+    """Each size's walk and its languages, the first the phone's locale, the others switched to in place."""
+    return [pytest.param(size, langs, id="-".join((size, *langs))) for size, langs in cases]
+
+
 def plays(server_api, match) -> list[tuple[int, str]]:
     events = server_api(f"/api/matches/{match['id']}/events")["events"]
     return [(e["seat"], e["card"]) for e in events if e["type"] == "play" and not e["undone_by"]]
 
 
-@pytest.mark.parametrize(("size", "lang"), [("360x740", "pl"), ("360x740", "en"), ("360x740", "ru"), ("390x844", "ru")])
-def test_keys_seats_and_undo_keep_their_place_whatever_the_referee_says(new_phone, server_api, size, lang):
-    phone, match = scorer_on_a_match(new_phone, server_api, size, lang, hands={"1": W_HAND})
+@pytest.mark.parametrize(("size", "langs"), walks(("360x740", ("pl", "en", "ru")), ("390x844", ("ru",))))
+def test_keys_seats_and_undo_keep_their_place_whatever_the_referee_says(new_phone, server_api, size, langs):
+    """W's 6 refused (W holds K) and let stand (a finding), undone (a notice) and the notice's OK, K tapped twice (a
+    question) and N's 2 offline: the keys, the seats, the step's heading and Undo stay where they were, in each of the
+    size's languages. The refusal, the finding and the notice are brought again in each language by the same taps
+    (a switch drops them); the question and the offline screen are looked at switched in place (drawn again)."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, langs[0], hands={"1": W_HAND})
     for seat, card in [(1, "K"), (2, "2"), (3, "3"), (0, "A"), (0, "9")]:
         post_play(server_api, match, seat, card)
     phone.page.wait_for_selector('.seat[data-seat="0"] .in-front .card[data-card="9"]')
     phone.wait_turn(1)
-    before = boxes(phone)
-    assert len(before["keys"]) == 13 and len(before["seats"]) == 4
-    shots = []
+    before = {}
+    for lang in phone.languages(langs):
+        before[lang] = boxes(phone)
+        assert len(before[lang]["keys"]) == 13 and len(before[lang]["seats"]) == 4, lang
+    shots = {lang: [] for lang in langs}
 
-    def unchanged(kind: str) -> None:
+    def unchanged(kind: str, lang: str) -> None:
         phone.calm()
-        assert boxes(phone) == before, kind
-        shots.append(kind)
+        assert boxes(phone) == before[lang], (kind, lang)
+        shots[lang].append(kind)
         phone.screenshot(f"layout-{kind}-{size}-{lang}", full_page=False)
 
-    phone.tap_card("6")  # W holds K: a refusal, with "let it stand"
-    phone.page.locator("#refusal").wait_for()
-    unchanged("refusal")
-    phone.click("#let-it-stand")  # recorded with a finding, and the finding's banner
-    phone.page.locator(".verdict.finding").wait_for()
-    phone.wait_turn(2)
-    unchanged("finding")
-    phone.click("#undo")
-    phone.page.locator(".verdict.notice").wait_for()
-    phone.wait_turn(1)
-    unchanged("undo-notice")
-    phone.click(".verdict.notice button")  # OK: the notice goes
-    unchanged("notice-gone")
+    for lang in phone.languages(langs):
+        phone.tap_card("6")  # W holds K: a refusal, with "let it stand"
+        phone.page.locator("#refusal").wait_for()
+        unchanged("refusal", lang)
+        phone.click("#let-it-stand")  # recorded with a finding, and the finding's banner
+        phone.page.locator(".verdict.finding").wait_for()
+        phone.wait_turn(2)
+        unchanged("finding", lang)
+        phone.click("#undo")  # W's 6 taken back, said in a notice: W to play again
+        phone.page.locator(".verdict.notice").wait_for()
+        phone.wait_turn(1)
+        unchanged("undo-notice", lang)
+        phone.click(".verdict.notice button")  # OK: the notice goes
+        unchanged("notice-gone", lang)
     tap_twice(phone, "K", 0)  # at once: a double tap
-    phone.page.locator(".verdict.question").wait_for()
-    unchanged("double-tap-question")
+    for lang in phone.languages(langs):
+        phone.page.locator(".verdict.question").wait_for()  # asked again in the new words
+        unchanged("double-tap-question", lang)
     phone.click("#question-no")
     phone.context.set_offline(True)
     phone.wait_turn(2)
     phone.tap_card("2")
-    phone.page.wait_for_selector("#offline")
-    phone.page.wait_for_selector("#pending")
-    unchanged("offline")
+    for lang in phone.languages(langs):
+        phone.page.wait_for_selector("#offline")
+        phone.page.wait_for_selector("#pending")
+        unchanged("offline", lang)
     phone.context.set_offline(False)
     phone.settled()
     assert plays(server_api, match)[-2:] == [(1, "K"), (2, "2")]
-    assert len(shots) == 6
+    for lang in langs:
+        assert len(shots[lang]) == 6, lang
 
 
-@pytest.mark.parametrize(("size", "lang"), [("360x740", "pl"), ("390x844", "ru"), ("390x844", "en")])
-def test_a_second_tap_on_undo_records_nothing(new_phone, server_api, size, lang):
-    """The first accident: Undo, and 0.7 s later (by the page's clock) a second tap on the same spot."""
-    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+@pytest.mark.parametrize(("size", "langs"), walks(("360x740", ("pl",)), ("390x844", ("ru", "en"))))
+def test_a_second_tap_on_undo_records_nothing(new_phone, server_api, size, langs):
+    """The first accident: Undo, and 0.7 s later (by the page's clock) a second tap on the same spot. The question is
+    looked at in each of the size's languages, asked again in the new words."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, langs[0])
     for seat, card in [(1, "K"), (2, "2")]:
         post_play(server_api, match, seat, card)
     phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
@@ -154,19 +173,22 @@ def test_a_second_tap_on_undo_records_nothing(new_phone, server_api, size, lang)
     said = tap_twice_at(phone, finger, 700)  # within the page's one second for a second Undo
     assert phone.page.locator(".verdict.question").count() == 1, f"no question; the bar said {said!r}"
     phone.settled()
-    phone.screenshot(f"accident-undo-{size}-{lang}", full_page=False)
-    events = server_api(f"/api/matches/{match['id']}/events")["events"]
-    assert [(e["type"], e.get("card"), e["undone_by"]) for e in events] == [
-        ("deal", None, None), ("play", "K", None), ("play", "2", 4), ("undo", None, None)]
-    question = phone.page.locator(".verdict.question").bounding_box()
-    assert not (question["y"] <= finger[1] <= question["y"] + question["height"])  # not under the finger
+    for lang in phone.languages(langs):
+        assert phone.page.locator(".verdict.question").count() == 1, lang  # still asked, in these words
+        phone.screenshot(f"accident-undo-{size}-{lang}", full_page=False)
+        events = server_api(f"/api/matches/{match['id']}/events")["events"]
+        assert [(e["type"], e.get("card"), e["undone_by"]) for e in events] == [
+            ("deal", None, None), ("play", "K", None), ("play", "2", 4), ("undo", None, None)]
+        question = phone.page.locator(".verdict.question").bounding_box()
+        assert not (question["y"] <= finger[1] <= question["y"] + question["height"]), lang  # not under the finger
 
 
-@pytest.mark.parametrize(("size", "lang"), [("390x844", "pl"), ("360x740", "ru"), ("360x740", "en")])
-def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, size, lang):
+@pytest.mark.parametrize(("size", "langs"), walks(("360x740", ("ru", "en")), ("390x844", ("pl",))))
+def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, size, langs):
     """The second accident: two taps 120 ms apart on 3 recorded E's 3 and S's 3. Quicker than 0.2 s a tap for the
-    next seat is a bounce: it asks (a quarter of a second apart it is recorded: test_page_thumb.py)."""
-    phone, match = scorer_on_a_match(new_phone, server_api, size, lang)
+    next seat is a bounce: it asks (a quarter of a second apart it is recorded: test_page_thumb.py). The question is
+    looked at in each of the size's languages, asked again in the new words."""
+    phone, match = scorer_on_a_match(new_phone, server_api, size, langs[0])
     for seat, card in [(1, "K"), (2, "2")]:
         post_play(server_api, match, seat, card)
     phone.page.wait_for_selector('.seat[data-seat="2"] .in-front .card[data-card="2"]')
@@ -176,12 +198,13 @@ def test_a_double_tap_on_a_card_records_it_once_and_asks(new_phone, server_api, 
     question = phone.page.locator(".verdict.question")
     assert question.count() == 1, f"no question; the bar said {said!r}"
     phone.settled()
-    assert question.locator("h2").inner_text() == {
-        "en": "S played 3 too?", "pl": "S też zagrywa 3?", "ru": "S тоже кладёт 3?"}[lang]
-    box = question.bounding_box()
-    assert not (box["y"] <= finger[1] <= box["y"] + box["height"])
-    phone.screenshot(f"accident-double-tap-{size}-{lang}", full_page=False)
-    assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3")]
+    for lang in phone.languages(langs):
+        assert question.locator("h2").inner_text() == {
+            "en": "S played 3 too?", "pl": "S też zagrywa 3?", "ru": "S тоже кладёт 3?"}[lang]
+        box = question.bounding_box()
+        assert not (box["y"] <= finger[1] <= box["y"] + box["height"]), lang
+        phone.screenshot(f"accident-double-tap-{size}-{lang}", full_page=False)
+        assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3")], lang
     phone.click("#question-yes")  # S did play a 3 too: the table says so
     phone.wait_turn(1)  # the trick is complete: W, with its highest card, leads the next
     assert plays(server_api, match) == [(1, "K"), (2, "2"), (3, "3"), (0, "3")]
@@ -209,30 +232,39 @@ TAP_AND_AGAIN = """async ([x, y]) => {
 }"""
 
 
-@pytest.mark.parametrize(("size", "lang"), [("360x740", "en"), ("390x844", "pl"), ("390x844", "ru")])
-def test_double_taps_on_deal_and_on_end_record_one_deal_and_end_nothing(new_phone, server_api, size, lang):
+@pytest.mark.parametrize(("size", "langs"), walks(("360x740", ("en",)), ("390x844", ("pl", "ru"))))
+def test_double_taps_on_deal_and_on_end_record_one_deal_and_end_nothing(new_phone, server_api, size, langs):
     """Deal tapped twice, the second tap landing on the keypad that took the deal step's place as it came: ignored,
-    as the page says; End tapped twice: asked once, away from the finger, and nothing ended."""
-    phone = new_phone(locale=LOCALES[lang], viewport=PHONES[size])
+    as the page says; End tapped twice: asked once, away from the finger, and nothing ended. In each of the size's
+    languages: the page's words about a tap go with the deal's answer and End's question with a switch, so the deal
+    is taken back (Undo) and both are tapped twice again in the next language."""
+    phone = new_phone(locale=LOCALES[langs[0]], viewport=PHONES[size])
     match_id = phone.start_match(SEATS, dealer=0)
-    finger = finger_on(phone, "#log-deal")
-    said = phone.page.evaluate(TAP_AND_AGAIN, list(finger))
-    assert said == json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["tap.ignored"]
-    phone.screenshot(f"deal-double-tap-{size}-{lang}", full_page=False)
-    phone.wait_turn(1)
-    events = server_api(f"/api/matches/{match_id}/events")["events"]
-    assert [e["type"] for e in events] == ["deal"]
+    for lang in langs:
+        if lang != langs[0]:
+            phone.click("#undo")
+            phone.page.wait_for_selector("#log-deal")
+            phone.language(lang)
+        recorded = len(server_api(f"/api/matches/{match_id}/events")["events"])
+        finger = finger_on(phone, "#log-deal")
+        said = phone.page.evaluate(TAP_AND_AGAIN, list(finger))
+        assert said == json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["tap.ignored"]
+        phone.screenshot(f"deal-double-tap-{size}-{lang}", full_page=False)
+        phone.wait_turn(1)
+        events = server_api(f"/api/matches/{match_id}/events")["events"]
+        assert [e["type"] for e in events[recorded:]] == ["deal"], lang
 
-    finger = finger_on(phone, "#end")
-    tap_twice_at(phone, finger, 120)
-    confirm = phone.page.locator("#end-confirm")
-    confirm.wait_for()
-    box = confirm.bounding_box()
-    assert not (box["x"] <= finger[0] <= box["x"] + box["width"] and box["y"] <= finger[1] <= box["y"] + box["height"])
-    phone.screenshot(f"end-question-{size}-{lang}", full_page=False)
-    phone.settled()
-    state = server_api(f"/api/matches/{match_id}")
-    assert state["status"] == "playing" and state["seq"] == 1
+        finger = finger_on(phone, "#end")
+        tap_twice_at(phone, finger, 120)
+        confirm = phone.page.locator("#end-confirm")
+        confirm.wait_for()
+        box = confirm.bounding_box()
+        assert not (box["x"] <= finger[0] <= box["x"] + box["width"]
+                    and box["y"] <= finger[1] <= box["y"] + box["height"]), lang
+        phone.screenshot(f"end-question-{size}-{lang}", full_page=False)
+        phone.settled()
+        state = server_api(f"/api/matches/{match_id}")
+        assert state["status"] == "playing" and state["seq"] == events[-1]["seq"], lang
 
 
 def test_a_tap_just_after_another_phone_moved_the_table_is_ignored_and_said(new_phone, server_api):
