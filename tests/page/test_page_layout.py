@@ -236,19 +236,24 @@ TAP_AND_AGAIN = """async ([x, y]) => {
 def test_double_taps_on_deal_and_on_end_record_one_deal_and_end_nothing(new_phone, server_api, size, langs):
     """Deal tapped twice, the second tap landing on the keypad that took the deal step's place as it came: ignored,
     as the page says; End tapped twice: asked once, away from the finger, and nothing ended. In each of the size's
-    languages: the page's words about a tap go with the deal's answer and End's question with a switch, so the deal
-    is taken back (Undo) and both are tapped twice again in the next language."""
+    languages: the page's words about a tap go with the deal's answer, so End's question (asked again in the next
+    language's words, the bar's line too) is answered No, the deal is taken back (Undo) and both are tapped twice
+    again in the next language."""
     phone = new_phone(locale=LOCALES[langs[0]], viewport=PHONES[size])
     match_id = phone.start_match(SEATS, dealer=0)
     for lang in langs:
+        said = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
         if lang != langs[0]:
+            phone.language(lang)
+            assert phone.text(".verdict.question h2") == said["control.end_ask"]
+            assert phone.text("#end-confirm") == said["control.end_confirm"]
+            assert phone.text("#last-word") == said["control.end_ask"]
+            phone.click("#question-no")
             phone.click("#undo")
             phone.page.wait_for_selector("#log-deal")
-            phone.language(lang)
         recorded = len(server_api(f"/api/matches/{match_id}/events")["events"])
         finger = finger_on(phone, "#log-deal")
-        said = phone.page.evaluate(TAP_AND_AGAIN, list(finger))
-        assert said == json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["tap.ignored"]
+        assert phone.page.evaluate(TAP_AND_AGAIN, list(finger)) == said["tap.ignored"]
         phone.screenshot(f"deal-double-tap-{size}-{lang}", full_page=False)
         phone.wait_turn(1)
         events = server_api(f"/api/matches/{match_id}/events")["events"]

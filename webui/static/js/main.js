@@ -81,7 +81,7 @@ function context() {
     pending: () => (app.outbox ? app.outbox.entries() : []),
     lastLive: app.lastLive,
     lastWord: app.lastWord(),
-    ask: (text, options) => { say(text); return showQuestion(text, options); }, // the bar's line says it too
+    ask, // a question before something is recorded (End's), asked again in the language the table switches to
     notice: (text) => showNotice(text),
     say: (words) => say(words),
     showHands: app.showHands,
@@ -201,7 +201,17 @@ function say(words) {
   if (word) word.textContent = app.lastWord();
 }
 
-let asked = null; // the question a double tap asked: {item, question, yesLabel, yes}
+let asked = null; // the question asked, still open or gone: {item, question, yesLabel, yes, yesId}
+
+/**
+ * Asks `question()` (a function of the words, made anew in each language), the bar's line saying it too: `yes`
+ * does what is asked, answered by `yesLabel()` (the page's "Yes" when it makes none).
+ */
+function ask(question, { yes, yesLabel = () => undefined, yesId } = {}) {
+  say(question);
+  asked = { item: showQuestion(question(), { yes, yesLabel: yesLabel(), yesId }), question, yesLabel, yes, yesId };
+  return asked.item;
+}
 
 /**
  * The second tap of a recording control: ask, away from the finger, whether it was meant. The question and the
@@ -220,13 +230,13 @@ function askTwice(el, identity) {
   // "Undo one more entry?" is answered "Yes, undo" (a yes that records an undo, not a play or a bid)
   const yesLabel = () => (records === "undo" ? t("double.undo_yes") : undefined);
   const yes = () => { if (!tapAgain(identity)) say(() => t("double.gone")); };
+  ask(question, { yes, yesLabel });
   say(() => `${t("double.asked")} ${question()}`);
-  asked = { item: showQuestion(question(), { yes, yesLabel: yesLabel() }), question, yesLabel, yes };
 }
 
-/** The question a double tap asked, still open, asked again in the language the table switched to. */
+/** The question asked, still open, asked again in the language the table switched to. */
 function askAgain(open) {
-  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes, yesLabel: open.yesLabel() }) };
+  if (open) asked = { ...open, item: showQuestion(open.question(), { yes: open.yes, yesLabel: open.yesLabel(), yesId: open.yesId }) };
 }
 
 function draw() {

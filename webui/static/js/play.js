@@ -66,8 +66,8 @@ function tabBar(ctx) {
 
 function controls(ctx, rules) {
   if (!ctx.canScore || ctx.state.status !== "playing") return null;
-  const end = h("button", { type: "button", class: "secondary", id: "end", on: { click: () => ctx.ask(t("control.end_ask"), {
-    yes: () => ctx.send({ type: "end" }), yesLabel: t("control.end_confirm"), yesId: "end-confirm" }) } }, t("control.end"));
+  const end = h("button", { type: "button", class: "secondary", id: "end", on: { click: () => ctx.ask(() => t("control.end_ask"), {
+    yes: () => ctx.send({ type: "end" }), yesLabel: () => t("control.end_confirm"), yesId: "end-confirm" }) } }, t("control.end"));
   return h("div", { class: "controls" }, ...rules.extraControls(ctx), handsControl(ctx), end);
 }
 
