@@ -160,7 +160,7 @@ def test_the_same_rank_for_the_next_seat_is_recorded_at_once_and_said(new_phone,
 def test_a_second_identical_record_says_it_was_recorded_again(new_phone, server_api, size, first):
     """S takes the trick with an ace and leads an ace, the table's language switched between the two: the bar's words
     change, though the play's words are the same, in each language (the bar's words before and after looked at in
-    each, switched in place)."""
+    each, switched in place); taken back by another phone and tapped again, it is said as recorded."""
     phone, match = scorer_on_a_match(new_phone, server_api, size, first)
     for seat, card in [(1, "K"), (2, "2"), (3, "3"), (4, "4")]:
         post_play(server_api, match, seat, card)
@@ -177,3 +177,12 @@ def test_a_second_identical_record_says_it_was_recorded_again(new_phone, server_
         play = words(lang, "event.play", name="S", card=words(lang, "rank.A"))
         assert phone.text("#last-word") == words(lang, "word.recorded_again", n=2, what=play)
         phone.screenshot(f"thumb-again-{size}-{lang}", full_page=False)
+    # another phone takes the second ace back and the ace is tapped again: not twice in a row in the log (the undo
+    # between), so said as recorded
+    server_api.post(f"/api/matches/{match['id']}/undo", {}, match["key"])
+    phone.wait_turn(0)
+    phone.tap_card("A")
+    phone.wait_turn(1)
+    lang = phone.page.evaluate("() => document.documentElement.lang")
+    play = words(lang, "event.play", name="S", card=words(lang, "rank.A"))
+    assert phone.text("#last-word") == words(lang, "announce.recorded", what=play)

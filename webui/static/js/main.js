@@ -50,7 +50,7 @@ const app = {
   log: [], // the log as last read (scorers only), with the hands when they are shown
   quickNext: false, // the tap being handled is the same key again, for the next seat (taps.js)
   quickEntries: new Set(), // the entries (their ids) such a tap sent: the bar says so when they are recorded
-  lastRecorded: { entry: "", times: 0 }, // the last entry recorded (without its seq), and how many times in a row
+  lastRecorded: { entry: "", seq: 0, times: 0 }, // the last entry recorded here (without its seq), its seq, how many times in a row
 };
 
 const main = () => document.getElementById("app");
@@ -325,11 +325,12 @@ async function recorded(answer, entry) {
   }
   if (event.type !== "undo") {
     app.lastLive = event;
-    // the same entry twice in a row (a trick's winner leads the rank just played), whatever the language each was
-    // said in: the bar says it was recorded again
+    // the same entry twice in a row in the log (a trick's winner leads the rank just played; no entry of another
+    // phone, no undo between), whatever the language each was said in: the bar says it was recorded again
     const same = JSON.stringify({ ...event, seq: undefined });
-    const times = app.lastRecorded.entry === same ? app.lastRecorded.times + 1 : 1;
-    app.lastRecorded = { entry: same, times };
+    const again = app.lastRecorded.entry === same && app.lastRecorded.seq === event.seq - 1;
+    const times = again ? app.lastRecorded.times + 1 : 1;
+    app.lastRecorded = { entry: same, seq: event.seq, times };
     const quick = app.quickEntries.delete(entry.id);
     // a double tap asked before this answer came (a slow network): the bar keeps saying what is asked above
     if (!(asked && asked.item.isConnected)) say(() => {
@@ -338,7 +339,7 @@ async function recorded(answer, entry) {
       return times > 1 ? t("word.recorded_again", { n: times, what: now }) : t("announce.recorded", { what: now });
     });
   } else {
-    app.lastRecorded = { entry: "", times: 0 };
+    app.lastRecorded = { entry: "", seq: 0, times: 0 };
     app.lastLive = null; // the latest live event before it is known when the log is read again, just below
   }
   render();
