@@ -86,7 +86,8 @@ def a_club_of_three_merges(server_api) -> dict:
 def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, server_api, size):
     """One walk a size; in each language, switched in place: a member renamed, then merged into another (asked
     first), each write sent once for a double tap and said in the language's words by the thumb; a merge of two who
-    played together refused, said in view; the page whole and as wide as the phone."""
+    played together refused, said in view (and said again in the next language's words once the table switches);
+    the page whole and as wide as the phone."""
     club, member, phone = opened(new_phone, server_api, START[size], size, a_club_of_three_merges(server_api))
     sent = []
     phone.page.on("request", lambda asked: asked.method == "POST" and sent.append(asked.url.rsplit("/", 1)[-1]))
@@ -94,6 +95,8 @@ def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, serv
         locale = LANGS[lang]
         other, name, kept = MERGES[locale]
         renamed, question, merged, refused = (said.format(name=name, kept=kept) for said in WORDS[locale][:4])
+        if done:  # the last language's refusal, still in the bar, is said again in this one's words
+            assert phone.text("#club-keeping-said") == refused
         sent.clear()
         phone.page.select_option("#rename-member", member[other])
         phone.page.fill("#rename-name", name)

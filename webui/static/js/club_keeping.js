@@ -11,12 +11,14 @@ import { local, randomKey } from "./local.js";
 import { DOUBLE_MS } from "./taps.js";
 import { clubs, problem } from "./club_words.js";
 
-const keeping = { ask: null, said: "", refused: false };
+// `said` and the question's words are functions making them in the language shown: the bar drawn again after a
+// switch says them in the new words
+const keeping = { ask: null, said: null, refused: false };
 const once = new Map(); // an action (what it sends) -> its Idempotency-Key, until it is answered
 const answered = new Map(); // an action -> when it was last answered
 const renamed = { member: null, name: "" }; // the rename last answered: the form drawn again shows it
 const ruled = { by: null, points: "" }; // the rule last sent and refused: the form drawn again shows it as typed
-const refused = new Map(); // an action the server refused as it stands -> what it said: said again, not sent
+const refused = new Map(); // an action the server refused as it stands -> what it said (its words): said again, not sent
 
 /** Said at once, nothing sent: the action would change nothing (the rule the club has, the name the member has), or
  * cannot be sent (no name typed). A second tap that comes late, to the form drawn again, finds the same form and
@@ -43,8 +45,8 @@ async function send(button, club, method, path, body, redraw, said, done = () =>
     done();
     Object.assign(keeping, { said, refused: false, ask: null });
   } catch (error) {
-    Object.assign(keeping, { said: problem(error), refused: true, ask: null });
-    if (error.status === 422) refused.set(action, problem(error)); // the same body is refused the same way
+    Object.assign(keeping, { said: () => problem(error), refused: true, ask: null });
+    if (error.status === 422) refused.set(action, () => problem(error)); // the same body is refused the same way
   }
   answered.set(action, performance.now());
   await redraw();
@@ -66,10 +68,10 @@ function ruleForm(club, redraw) {
       : { by: by.value };
     Object.assign(ruled, { by: by.value, points: points.value });
     if (JSON.stringify(rule) === JSON.stringify(club.rule.by === "points" ? { by: "points", points: club.rule.points } : { by: club.rule.by })) {
-      sayOnly(club, t("club.rule_saved"), false);
+      sayOnly(club, () => t("club.rule_saved"), false);
       return;
     }
-    send(save, club, "PUT", "/rule", rule, redraw, t("club.rule_saved"), () => Object.assign(ruled, { by: null, points: "" }));
+    send(save, club, "PUT", "/rule", rule, redraw, () => t("club.rule_saved"), () => Object.assign(ruled, { by: null, points: "" }));
   } } });
   return [h("h3", { text: t("club.rule") }),
     h("label", { for: "club-rule-by", text: t("club.rule_by") }), by,
@@ -84,10 +86,10 @@ function renameForm(club, redraw) {
     const member = document.getElementById("rename-member").value;
     const wanted = name.value.trim().normalize("NFC");
     if (!wanted) {
-      sayOnly(club, t("club.name_needed"), true);
+      sayOnly(club, () => t("club.name_needed"), true);
       return;
     }
-    const said = t("club.renamed", { name: wanted });
+    const said = () => t("club.renamed", { name: wanted });
     if (club.members.find((m) => m.id === member)?.name === wanted) {
       sayOnly(club, said, false);
       return;
@@ -105,9 +107,9 @@ function mergeForm(club, redraw) {
     const kept = document.getElementById("merge-keep").value;
     const other = document.getElementById("merge-other").value;
     const names = Object.fromEntries(club.members.map((m) => [m.id, m.name]));
-    Object.assign(keeping, { said: "", refused: false,
-                             ask: { kept, other, text: t("club.merge_ask", { other: names[other], name: names[kept] }),
-                                    said: t("club.merged", { other: names[other], name: names[kept] }) } });
+    Object.assign(keeping, { said: null, refused: false,
+                             ask: { kept, other, text: () => t("club.merge_ask", { other: names[other], name: names[kept] }),
+                                    said: () => t("club.merged", { other: names[other], name: names[kept] }) } });
     showBar(club, redraw);
   } } });
   const members = club.members;
@@ -130,9 +132,9 @@ async function download(button, club, kind) {
     const link = h("a", { href: URL.createObjectURL(await response.blob()), download: `kibic-club-${club.id}.${kind}` });
     link.click(); // never put on the page: a control just appeared there takes no tap (taps.js)
     setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-    Object.assign(keeping, { said: t("club.exported", { kind: kind.toUpperCase() }), refused: false });
+    Object.assign(keeping, { said: () => t("club.exported", { kind: kind.toUpperCase() }), refused: false });
   } catch (error) {
-    Object.assign(keeping, { said: error.code ? problem(error) : t("club.export_failed"), refused: true });
+    Object.assign(keeping, { said: () => (error.code ? problem(error) : t("club.export_failed")), refused: true });
   }
   button.disabled = false;
   showBar(club, null);
@@ -159,7 +161,7 @@ export function keepingBar(club, redraw) {
   if (!ask && !said) return null;
   if (!ask) {
     return h("section", { class: "fixed-bar club-bar", id: "club-bar" },
-      h("p", { class: ["club-said", refused && "refused"], id: "club-keeping-said", role: "status", text: said }));
+      h("p", { class: ["club-said", refused && "refused"], id: "club-keeping-said", role: "status", text: said() }));
   }
   const no = h("button", { type: "button", class: "secondary", id: "merge-no", text: t("question.no"), on: { click: () => {
     keeping.ask = null;
@@ -167,8 +169,8 @@ export function keepingBar(club, redraw) {
   } } });
   const yes = h("button", { type: "button", class: "primary", id: "merge-yes", text: t("club.merge_yes"), on: { click: () =>
     send(yes, club, "POST", `/members/${encodeURIComponent(ask.kept)}/merge`, { other: ask.other }, redraw, ask.said) } });
-  return h("section", { class: "fixed-bar club-bar verdict question", id: "club-bar", role: "alertdialog", "aria-label": ask.text },
-    h("h2", { text: ask.text }), h("div", { class: "verdict-actions" }, no, yes));
+  return h("section", { class: "fixed-bar club-bar verdict question", id: "club-bar", role: "alertdialog", "aria-label": ask.text() },
+    h("h2", { text: ask.text() }), h("div", { class: "verdict-actions" }, no, yes));
 }
 
 /** The keeping of the club, for the phone with its key. */
@@ -184,7 +186,7 @@ export function keepingView(club, redraw) {
 
 /** Forgets what was asked and said (another club, another page). */
 export function forgetKeeping() {
-  Object.assign(keeping, { ask: null, said: "", refused: false });
+  Object.assign(keeping, { ask: null, said: null, refused: false });
   Object.assign(renamed, { member: null, name: "" });
   Object.assign(ruled, { by: null, points: "" });
   refused.clear();
