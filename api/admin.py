@@ -621,20 +621,25 @@ def archived_migrations(program: str, source: Path) -> list[str]:
     return names
 
 
+RESTORED_GENERATION = ("RESET search_path; "  # the archive's SQL names its tables with their schema, and empties it
+                       "INSERT INTO settings (name, value) "
+                       "VALUES ('generation', replace(gen_random_uuid()::text, '-', '')) "
+                       "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value")
+"""The data's new generation, written by the restore's `psql` after the archive's rows (PostgreSQL 13 or later)."""
+
+
 def put_back_postgresql(program: str, database: str, source: Path) -> None:
     """The archive's tables and rows in place of the database's, and a new `generation`, in one transaction: the
     archive written out as SQL by `pg_restore` (whole, to a file of its own for the service's user), then run by
     `psql` with the new generation after it. A request that read the data before never writes into the backup's,
     even where the backup's generation is the one it read (nothing rewritten between the backup and now): its
     append finds the generation moved (`api.store.postgres`)."""
-    # the archive's SQL names its tables with their schema, and empties the search path: set again for this
-    generation = ("RESET search_path; INSERT INTO settings (name, value) VALUES ('generation', "
-                  f"'{secrets.token_hex(8)}') ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value")
     with tempfile.NamedTemporaryFile(prefix="kibic-restore-", suffix=".sql") as script:  # 0600, removed after
         run_program([program, "--clean", "--if-exists", "--no-owner", f"--file={script.name}", str(source)])
         run_program([postgresql_program("psql"), "--no-psqlrc", "--quiet", "--single-transaction",
                      "--set=ON_ERROR_STOP=1", f"--dbname={database}", f"--file={script.name}",
-                     f"--command={generation}"], env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
+                     "--command", RESTORED_GENERATION],
+                    env={**os.environ, "PGOPTIONS": "-c client_min_messages=warning"})
 
 
 def restore_postgresql(database: str, source: Path) -> dict:
