@@ -6,8 +6,8 @@ switched in place (one walk a phone), on both phone sizes. (The read link shows 
 The club is test_page_club's: Ann, Bob, Cid and Dan; Cid and Dan never sat at one table, Ann and Bob did (the walk
 that merges in each language has two more such pairs: a_club_of_three_merges).
 
-What the bar says stays in the words it was said in when the table switches language (the merge's question too:
-club_keeping.js keeps its text), so a walk taps again in each language and looks at its words right after.
+A walk taps again in each language and looks at the bar's words right after each tap (the bar says them again in
+the new words when the table switches, which the rename and merge walk also looks at).
 """
 
 from __future__ import annotations
