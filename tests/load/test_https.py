@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, Phone
+from conftest_browser import CHROMIUM, CHROMIUM_ARGS, LOCALES, PHONE, Phone
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
@@ -32,7 +32,6 @@ pytestmark = [pytest.mark.server, pytest.mark.browser]
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "club.lan"
 LISTENING = re.compile(r"Listening at: (https?)://127\.0\.0\.1:(\d+)")
-LANGUAGES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 
 
 class Club:
@@ -113,7 +112,7 @@ class Profile:
     def __init__(self, playwright, club: Club, folder: Path, lang: str):
         self.context = playwright.chromium.launch_persistent_context(
             str(folder), executable_path=str(CHROMIUM), args=phone_args(club), viewport=PHONE,
-            locale=LANGUAGES[lang], base_url=club.secure, device_scale_factor=1)
+            locale=LOCALES[lang], base_url=club.secure, device_scale_factor=1)
 
     def new_context(self, **_):
         return self.context
@@ -124,7 +123,7 @@ def phones(browser):
     made: list[Phone] = []
 
     def make(base: str, lang: str = "en") -> Phone:
-        phone = Phone(browser, base, locale=LANGUAGES[lang], viewport=PHONE, service_workers="allow")
+        phone = Phone(browser, base, locale=LOCALES[lang], viewport=PHONE, service_workers="allow")
         made.append(phone)
         return phone
 
@@ -198,7 +197,7 @@ def test_the_manifest_names_the_page_and_its_icons(club, phones):
     assert page.evaluate(width, apple) == 180
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", list(LOCALES))
 def test_over_plain_http_the_scorer_is_told_once_what_the_page_lost_and_followers_are_not(club, phones, lang):
     scorer = phones(club.plain, lang)
     scorer.open("/")
@@ -235,7 +234,7 @@ def test_over_plain_http_the_scorer_is_told_once_what_the_page_lost_and_follower
     second.page.wait_for_selector("#ca-crt")
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", list(LOCALES))
 def test_the_ca_page_offers_the_boxs_authority_the_steps_and_the_secure_address(club, phones, lang):
     phone = phones(club.plain, lang)
     page = phone.page
@@ -311,7 +310,7 @@ def test_the_notice_and_the_ca_page_pass_axe(club, phones):
             if violation["impact"] in ("serious", "critical"):
                 found.append(f"{screen}: {violation['id']} ({violation['impact']})")
 
-    for lang in LANGUAGES:
+    for lang in LOCALES:
         phone = phones(club.plain, lang)
         phone.open("/")
         phone.page.wait_for_selector("#to-ca")

@@ -8,8 +8,8 @@ Close) keeps its place, under the thumb, and the sheet stays below the top bar."
 from __future__ import annotations
 
 import pytest
-from conftest_browser import PHONES
-from test_page_corrections import LOCALES, words
+from conftest_browser import LOCALES, PHONES
+from test_page_corrections import words
 
 pytestmark = pytest.mark.browser
 

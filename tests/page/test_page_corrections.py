@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest_browser import LOCALES
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
 SEATS = ["S", "W", "N", "E"]
 I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
-LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 
 
 def words(lang: str):

@@ -12,7 +12,7 @@ from pathlib import Path
 import durak_table
 import duren_table
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import LOCALES, PHONES
 from ogorek_helpers import SEED_PLAYERS, SEED_TRICKS
 from per_game import PerGame
 from test_page_games import fully_shown, on_the_screen
@@ -129,7 +129,6 @@ def test_the_deal_step_keeps_its_controls_in_place_when_the_language_changes(new
         phone.screenshot(f"deal-step-languages-{step}-{size}-{lang}", full_page=False)
 
 
-LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 # a game and how many players: four, and the most the game allows (Oh Hell's step is the tallest: its card turned up)
 LONGEST = {"oh_hell-4": ("oh_hell", 4), "oh_hell-7": ("oh_hell", 7), "ogorek-8": ("ogorek", 8)}
 # Oh Hell's and Ogórek's first deals are held to the same with the longest names and the most players (`LONGEST`)

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import durak_table
 import pytest
-from conftest_browser import HUMAN_SECONDS, PHONES
+from conftest_browser import HUMAN_SECONDS, LOCALES, PHONES
 
 pytestmark = pytest.mark.browser
 
 I18N = Path(__file__).resolve().parents[2] / "webui" / "static" / "i18n"
-LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 NAMES = ["Ala", "Bob", "Cyd", "Dan", "Ewa", "Fil"]
 # each player count in each language, each language looked at on one phone size: each player count on both sizes
 BOUTS = {2: {"pl": "390x844", "en": "360x740", "ru": "390x844"},

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import LOCALES, PHONES
 from test_page_games import entry_shown, places, to_act
 
 pytestmark = pytest.mark.browser
@@ -21,7 +21,6 @@ SEQ_CONFLICT = {
     "pl": "Nic z tego nie zapisano: wyślij ponownie tylko wtedy, gdy po tamtym wpisie nadal jest aktualne.",
     "ru": "Ничего из этого не записано: отправьте снова, только если после той записи это ещё верно."}
 
-LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 DEFENCE = (".defend-step h2", ".defend-step > .hint", ".defend-step .beat-row",
            ".defend-step .keypad .keyrow:first-child", ".defend-step .keypad .keyrow:last-child", "#log-defence")
 

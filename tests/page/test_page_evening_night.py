@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONE, PHONES
-from test_page_layout import LOCALES
+from conftest_browser import LOCALES, PHONE, PHONES
 from test_page_thumb import words
 
 from referee import GAMES

@@ -5,8 +5,8 @@ scores); it never covers the seats, nor piles up at the top of the other tabs; a
 from __future__ import annotations
 
 import pytest
-from conftest_browser import PHONES
-from test_page_layout import LOCALES, post_play
+from conftest_browser import LOCALES, PHONES
+from test_page_layout import post_play
 from test_page_thumb import FIVE, in_view, words
 
 pytestmark = pytest.mark.browser

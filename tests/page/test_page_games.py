@@ -5,8 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest_browser import PHONES
-from test_page_corrections import LOCALES
+from conftest_browser import LOCALES, PHONES
 
 from referee import GAMES
 

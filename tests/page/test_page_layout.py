@@ -11,12 +11,11 @@ import json
 import time
 
 import pytest
-from conftest_browser import I18N, PHONES, TAPS
+from conftest_browser import I18N, LOCALES, PHONES, TAPS
 
 pytestmark = pytest.mark.browser
 
 SEATS = ["S", "W", "N", "E"]
-LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}
 W_HAND = ["K", "K", "7", "6", "4", "3"]  # W's hand in the rule text's example
 
 

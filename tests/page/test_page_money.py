@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONES
-from test_page_layout import LOCALES
+from conftest_browser import LOCALES, PHONES
 from test_page_thumb import words
 
 from referee import GAMES

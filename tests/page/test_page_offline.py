@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import LOCALES, PHONES
 from test_page_games import TABLE
-from test_page_layout import LOCALES
 from test_page_thumb import words
 
 from referee import GAMES

@@ -5,8 +5,8 @@ moves no seat and no control of the step below them."""
 from __future__ import annotations
 
 import pytest
-from conftest_browser import PHONES, SCREENSHOTS
-from test_page_deal_step import LOCALES, LONG_NAMES, MORE_LONG_NAMES, oh_hell_but_the_last_card
+from conftest_browser import LOCALES, PHONES, SCREENSHOTS
+from test_page_deal_step import LONG_NAMES, MORE_LONG_NAMES, oh_hell_but_the_last_card
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest_browser import PHONES
-from test_page_layout import LOCALES, box_of, plays, post_play, tap_twice, tap_twice_at
+from conftest_browser import LOCALES, PHONES
+from test_page_layout import box_of, plays, post_play, tap_twice, tap_twice_at
 
 pytestmark = pytest.mark.browser
 
