@@ -154,6 +154,21 @@ def aside(request) -> None:
     assert not thread.is_alive() and not failed, failed
 
 
+def backed_up_at_the_deal(table: Table, database: str, backup: Path) -> tuple[dict, list[dict]]:
+    """A match backed up after its first event (the deal), then its second recorded: (the match, its events)."""
+    body, events = example()
+    match = table.new_match(**body)
+    table.post_event(match, events[0])
+    admin.backup(database, backup)
+    table.post_event(match, events[1])
+    return match, events
+
+
+def another_server(database: str) -> Table:
+    """Another app server on the same database (a process of its own: its own matches held)."""
+    return Table(create_app({"TESTING": True, "DATABASE": database}).test_client())
+
+
 @pytest.mark.both_stores
 @pytest.mark.parametrize("race", ["put back behind", "written again by this server", "written again by another"])
 def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(app, table, tmp_path, monkeypatch,
@@ -164,13 +179,8 @@ def test_a_play_decided_before_a_restore_and_written_after_it_is_not_recorded(ap
     back, and the table goes on from there. (A request of the same server that noticed the restore first does not
     make the one that read before it current.)"""
     database, backup = app.config["DATABASE"], tmp_path / "b.backup"
-    body, events = example()
-    match = table.new_match(**body)
-    table.post_event(match, events[0])
-    admin.backup(database, backup)
-    table.post_event(match, events[1])
-    other = Table(create_app({"TESTING": True, "DATABASE": database}).test_client()) if race.endswith("another") \
-        else table
+    match, events = backed_up_at_the_deal(table, database, backup)
+    other = another_server(database) if race.endswith("another") else table
     undo = "again" in race
 
     def put_back():
@@ -196,12 +206,8 @@ def test_a_play_decided_before_a_postgresql_restore_is_refused_from_the_moment_t
     rewritten since holds the generation a tap read before the restore; between the two transactions another app
     server records event 2 (an undo) on the log put back, and the tap's event 3 is written: it is refused."""
     database, backup = app.config["DATABASE"], tmp_path / "b.pgdump"
-    body, events = example()
-    match = table.new_match(**body)
-    table.post_event(match, events[0])
-    admin.backup(database, backup)
-    table.post_event(match, events[1])
-    other = Table(create_app({"TESTING": True, "DATABASE": database}).test_client())
+    match, events = backed_up_at_the_deal(table, database, backup)
+    other = another_server(database)
 
     def the_rows_back():
         admin.put_back_postgresql(admin.postgresql_program("pg_restore"), database, backup)
