@@ -50,7 +50,7 @@ const app = {
   log: [], // the log as last read (scorers only), with the hands when they are shown
   quickNext: false, // the tap being handled is the same key again, for the next seat (taps.js)
   quickEntries: new Set(), // the entries (their ids) such a tap sent: the bar says so when they are recorded
-  lastRecorded: { entry: "", seq: 0, times: 0 }, // the last entry recorded here (without its seq), its seq, how many times in a row
+  lastRecorded: { entry: "", seq: 0, times: 0 }, // the last entry recorded here (but its seq), its seq, times in a row
 };
 
 const main = () => document.getElementById("app");
@@ -204,11 +204,12 @@ function say(words) {
 let asked = null; // the question asked, still open or gone: {item, question, yesLabel, yes, yesId}
 
 /**
- * Asks `question()` (a function of the words, made anew in each language), the bar's line saying it too: `yes`
- * does what is asked, answered by `yesLabel()` (the page's "Yes" when it makes none).
+ * Asks `question()` (a function of the words, made anew in each language), the bar's line saying `said()` (the
+ * question itself unless given): `yes` does what is asked, answered by `yesLabel()` (the page's "Yes" when it
+ * makes none).
  */
-function ask(question, { yes, yesLabel = () => undefined, yesId } = {}) {
-  say(question);
+function ask(question, { yes, yesLabel = () => undefined, yesId, said = question } = {}) {
+  say(said);
   asked = { item: showQuestion(question(), { yes, yesLabel: yesLabel(), yesId }), question, yesLabel, yes, yesId };
   return asked.item;
 }
@@ -230,8 +231,7 @@ function askTwice(el, identity) {
   // "Undo one more entry?" is answered "Yes, undo" (a yes that records an undo, not a play or a bid)
   const yesLabel = () => (records === "undo" ? t("double.undo_yes") : undefined);
   const yes = () => { if (!tapAgain(identity)) say(() => t("double.gone")); };
-  ask(question, { yes, yesLabel });
-  say(() => `${t("double.asked")} ${question()}`);
+  ask(question, { yes, yesLabel, said: () => `${t("double.asked")} ${question()}` });
 }
 
 /** The question asked, still open, asked again in the language the table switched to. */
