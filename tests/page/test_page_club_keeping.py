@@ -18,7 +18,7 @@ import json
 import time
 
 import pytest
-from conftest_browser import HUMAN_SECONDS, PHONES
+from conftest_browser import FIRST, HUMAN_SECONDS, LOCALES, PHONES
 from test_page_club import a_club, fits, ids, played, put_rule, read
 
 pytestmark = pytest.mark.browser
@@ -45,7 +45,6 @@ REFUSED = {"pl-PL": ("Ann", "Bob"), "en-US": ("Bob", "Ann"), "ru-RU": ("Ann", "C
 # page says a rule refused before again without sending it
 BAD_RULES = {"en-US": "1 2", "pl-PL": "1 3", "ru-RU": "2 3"}
 RENAMES = {"ru-RU": "Danila", "pl-PL": "Daniel", "en-US": "Danny"}  # Dan's new name in each language
-START = {"360x740": "pl-PL", "390x844": "ru-RU"}  # the language each size's walk opens the page in
 
 
 def in_view(phone, selector: str) -> None:
@@ -88,7 +87,7 @@ def test_rename_then_merge_once_each_asked_and_said_by_the_thumb(new_phone, serv
     first), each write sent once for a double tap and said in the language's words by the thumb; a merge of two who
     played together refused, said in view (and said again in the next language's words once the table switches);
     the page whole and as wide as the phone."""
-    club, member, phone = opened(new_phone, server_api, START[size], size, a_club_of_three_merges(server_api))
+    club, member, phone = opened(new_phone, server_api, LOCALES[FIRST[size]], size, a_club_of_three_merges(server_api))
     sent = []
     phone.page.on("request", lambda asked: asked.method == "POST" and sent.append(asked.url.rsplit("/", 1)[-1]))
     for done, lang in enumerate(phone.languages(LANGS)):  # done: the merges of the languages before

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import FIRST, LOCALES, PHONES
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,6 @@ def test_every_colour_of_the_css_comes_from_the_theme():
 
 
 # each size's walk starts in another language, from the phone's locale
-FIRST = {"360x740": "pl-PL", "390x844": "ru-RU"}
 
 
 @pytest.mark.parametrize("size", list(PHONES))
@@ -42,7 +41,7 @@ def test_the_page_is_dark_on_a_dark_phone_and_the_switch_overrides_it_both_ways(
     """On a dark phone the page is dark; the switch makes it light (kept across a reload), then dark, then the
     phone's again. One walk a size: at each step the switch and the page's paper are looked at in each language
     switched in place (the page names the switch again in the new words, the colours stay as chosen)."""
-    phone = new_phone(locale=FIRST[size], viewport=PHONES[size], color_scheme="dark")
+    phone = new_phone(locale=LOCALES[FIRST[size]], viewport=PHONES[size], color_scheme="dark")
     phone.open("/")
     switch = phone.page.locator("#theme")
     locales = {locale[:2]: locale for locale in WORDS}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest_browser import PHONES
+from conftest_browser import FIRST, LOCALES, PHONES
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,6 @@ def an_evening(server_api) -> tuple[dict, dict]:
 
 
 # each size's walk starts in another language, from the phone's locale
-FIRST = {"360x740": "pl-PL", "390x844": "ru-RU"}
 
 
 @pytest.mark.parametrize("size", list(PHONES))
@@ -38,7 +37,7 @@ def test_the_evening_shows_standings_transfers_and_figures(new_phone, server_api
     """The evening's standings, transfers, matches and figures, whole on the phone; one walk a size, the evening
     looked at in each language switched in place (the page draws it again in the new words)."""
     evening, _ = an_evening(server_api)
-    phone = new_phone(locale=FIRST[size], viewport=PHONES[size])
+    phone = new_phone(locale=LOCALES[FIRST[size]], viewport=PHONES[size])
     phone.page.goto(f"/?e={evening['id']}")
     phone.page.wait_for_selector(".evening")
     locales = {locale[:2]: locale for locale in WORDS}

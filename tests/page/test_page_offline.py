@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest_browser import LOCALES, PHONES
+from conftest_browser import FIRST, LOCALES, PHONES
 from test_page_games import TABLE
 from test_page_thumb import words
 
@@ -125,7 +125,6 @@ SIGN_IN_VIEW = """() => {
 
 
 # each size's walk starts in another language, from the phone's locale
-FIRST = {"360x740": "pl", "390x844": "ru"}
 
 
 @pytest.mark.parametrize("size", list(PHONES))

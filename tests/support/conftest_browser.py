@@ -41,6 +41,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 PHONE = {"width": 360, "height": 740}
 PHONES = {"360x740": PHONE, "390x844": {"width": 390, "height": 844}}
 LOCALES = {"pl": "pl-PL", "en": "en-US", "ru": "ru-RU"}  # the page's languages -> a phone's locale in each
+FIRST = {"360x740": "pl", "390x844": "ru"}  # the language a walk on each phone size opens the page in (one a size)
 CALM_SECONDS = 10  # a bound for `calm`: a page that is still moving then has a request or a redraw that never ends
 HUMAN_SECONDS = 0.6  # a person taps one key twice no faster than this: quicker is a double tap, which asks
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
